@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# airqueue: TCP over 802.11 fixes for Linux 6.12 and the testbed that proves
+# them.  `make help` lists the targets.
+
+AQ_TOP := $(CURDIR)
+AQ_BUILD ?= $(AQ_TOP)/build
+export AQ_TOP AQ_BUILD
+
+# KDIR: the kernel build tree our modules build against.  Default: the
+# prepared Debian 6.12 headers (scripts/prepare-kernel installs them on first
+# use).  A user may pass KDIR=/lib/modules/$(uname -r)/build.
+ifeq ($(origin KDIR), undefined)
+KDIR = $(shell test -f $(AQ_BUILD)/kernel/env || $(AQ_TOP)/scripts/prepare-kernel >&2; \
+	. $(AQ_BUILD)/kernel/env && echo $$KDIR)
+endif
+
+.PHONY: all modules tc patched check testbed bench install install-patched \
+	prepare clean distclean help
+
+all: modules tc
+
+prepare:
+	scripts/install-deps
+	scripts/prepare-kernel
+
+modules:
+	$(MAKE) -C $(KDIR) M=$(AQ_TOP) modules
+
+# The tc plugin needs the iproute2 source of the installed tc.
+tc:
+	@if [ -f sch_ebdp/tc/Makefile ]; then \
+		scripts/prepare-iproute2 && $(MAKE) -C sch_ebdp/tc; \
+	fi
+
+patched:
+	scripts/build-patched
+
+check:
+	scripts/check
+
+testbed:
+	testbed/run
+
+bench:
+	testbed/bench
+
+# Our modules into /lib/modules/<kver>/updates/airqueue, the tc plugin where
+# tc looks for it.
+install: all
+	$(MAKE) -C $(KDIR) M=$(AQ_TOP) INSTALL_MOD_DIR=updates/airqueue modules_install
+	@if [ -f sch_ebdp/tc/Makefile ]; then $(MAKE) -C sch_ebdp/tc install; fi
+	depmod -a $(notdir $(patsubst %/build,%,$(realpath $(KDIR))))
+
+# The patched mac80211 / ath9k family / hwsim, for the prepared kernel.
+install-patched: patched
+	scripts/install-patched
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(AQ_TOP) clean
+	@if [ -f sch_ebdp/tc/Makefile ]; then $(MAKE) -C sch_ebdp/tc clean; fi
+	rm -rf $(AQ_BUILD)/patched $(AQ_BUILD)/vm/results results
+
+distclean: clean
+	rm -rf $(AQ_BUILD)
+
+help:
+	@echo 'airqueue targets:'
+	@echo '  make               build our modules (sch_ebdp, tcp_airtime) and the tc plugin'
+	@echo '                     against KDIR (default: the prepared Debian 6.12 headers)'
+	@echo '  make patched       rebuild mac80211, the ath9k family and mac80211_hwsim with'
+	@echo '                     our patch series, into build/patched/modules'
+	@echo '  make check         every test (static, host, KUnit on UML, patched build, VM);'
+	@echo '                     ends with "N passed, N failed"'
+	@echo '  make testbed       boot the VM and run the default experiment; results table,'
+	@echo '                     JSON and PNG plots under results/'
+	@echo '  make bench         benchmarks, figures under results/bench/'
+	@echo '  make install       install our modules (updates/airqueue) and q_ebdp.so'
+	@echo '  make install-patched  install the patched mac80211/ath9k for the prepared kernel'
+	@echo '  make prepare       host packages + Debian kernel image/headers/source only'
+	@echo '  make clean         remove build products (keeps the kernel cache in build/)'
+	@echo '  make distclean     remove build/ entirely'
+	@echo 'Variables: KDIR=<kernel build dir>, AQ_BUILD=<cache dir, default ./build>'

@@ -1,0 +1,231 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers for airqueue's VM tests (sourced by bash scripts run as root in the
+# guest by testbed/vm/run).  Two groups:
+#
+#   TAP:      tap_plan N, ok COND... -- DESC, tap_ok DESC, tap_fail DESC [WHY],
+#             tap_skip DESC WHY, tap_is GOT WANT DESC, tap_in_range V LO HI DESC,
+#             tap_diag TEXT, tap_done
+#   testbed:  hwsim_load N [params], hwsim_phys, phy_to_netns PHY NS,
+#             netns_new NS, veth_link NS1 IF1 NS2 IF2 [ADDR1 ADDR2],
+#             hostapd_start NS IFACE SSID [CHANNEL] [HWMODE] [extra lines],
+#             wpa_start NS IFACE SSID, wait_assoc NS IFACE [TIMEOUT],
+#             netem NS IFACE ARGS, iperf3_server NS, iperf3_client NS ADDR
+#             ARGS... (JSON to stdout), iperf3_mbps JSONFILE [sender|receiver],
+#             sample_ss NS [ARGS], sample_tc NS IFACE, dmesg_clean,
+#             aq_cleanup_all
+#
+# Every helper fails (non-zero) with a message on stderr rather than leaving
+# a half-made topology behind silently.
+
+AQ_TMP=${AQ_TMP:-/tmp/aq}
+mkdir -p "$AQ_TMP"
+
+# --- TAP ---------------------------------------------------------------
+_tap_n=0
+_tap_failed=0
+tap_plan() { echo "1..$1"; }
+tap_ok() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - $1"; }
+tap_fail() {
+	_tap_n=$((_tap_n + 1)); _tap_failed=$((_tap_failed + 1))
+	echo "not ok $_tap_n - $1"
+	[ -n "${2:-}" ] && echo "# $2"
+	return 0
+}
+tap_skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - $1 # SKIP $2"; }
+tap_diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
+# ok CMD... -- DESC : passes if CMD succeeds
+ok() {
+	local args=() desc
+	while [ $# -gt 0 ] && [ "$1" != "--" ]; do args+=("$1"); shift; done
+	shift; desc="$*"
+	if "${args[@]}" >"$AQ_TMP/ok.out" 2>&1; then
+		tap_ok "$desc"
+	else
+		tap_fail "$desc" "$(tail -n 3 "$AQ_TMP/ok.out" | tr '\n' ' ')"
+	fi
+}
+tap_is() { # got want desc
+	if [ "$1" = "$2" ]; then tap_ok "$3"; else tap_fail "$3" "got '$1', want '$2'"; fi
+}
+tap_in_range() { # value lo hi desc (numbers, may be decimal)
+	if awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v != "" && v >= lo && v <= hi) }'; then
+		tap_ok "$4 ($1 in [$2, $3])"
+	else
+		tap_fail "$4" "got '$1', want [$2, $3]"
+	fi
+}
+tap_done() { [ "$_tap_failed" -eq 0 ]; }
+
+# --- processes and cleanup ----------------------------------------------
+_aq_pids=()
+aq_bg() { # run in background, remember the pid
+	"$@" &
+	_aq_pids+=($!)
+}
+
+aq_cleanup_all() {
+	local p ns
+	for p in "${_aq_pids[@]}"; do kill "$p" 2>/dev/null; done
+	pkill -x hostapd; pkill -x wpa_supplicant; pkill -x iperf3; pkill -x irtt
+	pkill -f 'testbed/medium' 2>/dev/null
+	sleep 0.3
+	for ns in $(ip netns list 2>/dev/null | awk '{print $1}'); do
+		ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null
+		ip netns del "$ns" 2>/dev/null
+	done
+	modprobe -r mac80211_hwsim 2>/dev/null
+	return 0
+}
+
+# --- hwsim and namespaces --------------------------------------------------
+hwsim_load() { # N [module params...]
+	local n=$1
+	shift
+	modprobe -r mac80211_hwsim 2>/dev/null
+	modprobe mac80211_hwsim radios="$n" "$@" || {
+		echo "hwsim_load: modprobe mac80211_hwsim failed" >&2; return 1; }
+	local i
+	for i in $(seq 50); do
+		[ "$(hwsim_phys | wc -l)" -ge "$n" ] && return 0
+		sleep 0.1
+	done
+	echo "hwsim_load: only $(hwsim_phys | wc -l) of $n radios appeared" >&2
+	return 1
+}
+
+# phys owned by mac80211_hwsim, in creation order
+hwsim_phys() {
+	local p
+	for p in /sys/class/ieee80211/*; do
+		[ -e "$p" ] || continue
+		readlink -f "$p/device/driver" 2>/dev/null | grep -q hwsim &&
+			basename "$p"
+	done | sort -V
+}
+
+# the netdev of a phy (first interface)
+phy_dev() { ls "/sys/class/ieee80211/$1/device/net/" 2>/dev/null | head -n 1; }
+
+netns_new() {
+	ip netns add "$1" || return 1
+	ip -n "$1" link set lo up
+}
+
+phy_to_netns() { # PHY NS
+	iw phy "$1" set netns name "$2" ||
+		{ echo "phy_to_netns: cannot move $1 to $2" >&2; return 1; }
+}
+
+veth_link() { # NS1 IF1 NS2 IF2 [ADDR1/len ADDR2/len]
+	ip link add "$2" netns "$1" type veth peer name "$4" netns "$3" || return 1
+	ip -n "$1" link set "$2" up
+	ip -n "$3" link set "$4" up
+	if [ -n "${5:-}" ]; then
+		ip -n "$1" addr add "$5" dev "$2"
+		ip -n "$3" addr add "$6" dev "$4"
+	fi
+}
+
+netem() { # NS IFACE ARGS...
+	local ns=$1 ifc=$2
+	shift 2
+	ip netns exec "$ns" tc qdisc replace dev "$ifc" root netem "$@"
+}
+
+# hostapd_start NS IFACE SSID [CHANNEL] [HWMODE] [extra config lines...]
+hostapd_start() {
+	local ns=$1 ifc=$2 ssid=$3 ch=${4:-1} mode=${5:-g}
+	shift 5 2>/dev/null || shift $#
+	local conf="$AQ_TMP/hostapd-$ns-$ifc.conf"
+	{
+		echo "interface=$ifc"
+		echo "driver=nl80211"
+		echo "ssid=$ssid"
+		echo "hw_mode=$mode"
+		echo "channel=$ch"
+		echo "wmm_enabled=1"
+		echo "ctrl_interface=$AQ_TMP/hostapd-$ns"
+		printf '%s\n' "$@"
+	} >"$conf"
+	ip netns exec "$ns" hostapd -B -P "$AQ_TMP/hostapd-$ns.pid" \
+		-f "$AQ_TMP/hostapd-$ns.log" "$conf" ||
+		{ echo "hostapd failed: $(tail -n 5 "$AQ_TMP/hostapd-$ns.log")" >&2; return 1; }
+	local i
+	for i in $(seq 50); do
+		grep -q 'AP-ENABLED' "$AQ_TMP/hostapd-$ns.log" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	echo "hostapd did not enable: $(tail -n 5 "$AQ_TMP/hostapd-$ns.log")" >&2
+	return 1
+}
+
+wpa_start() { # NS IFACE SSID [extra network lines...]
+	local ns=$1 ifc=$2 ssid=$3
+	shift 3
+	local conf="$AQ_TMP/wpa-$ns-$ifc.conf"
+	{
+		echo "ctrl_interface=$AQ_TMP/wpa-$ns"
+		echo "network={"
+		echo "  ssid=\"$ssid\""
+		echo "  key_mgmt=NONE"
+		printf '  %s\n' "$@"
+		echo "}"
+	} >"$conf"
+	ip netns exec "$ns" wpa_supplicant -B -i "$ifc" -c "$conf" \
+		-P "$AQ_TMP/wpa-$ns.pid" -f "$AQ_TMP/wpa-$ns.log"
+}
+
+wait_assoc() { # NS IFACE [TIMEOUT_S]
+	local ns=$1 ifc=$2 t=${3:-10} i
+	for i in $(seq $((t * 10))); do
+		ip netns exec "$ns" iw dev "$ifc" link 2>/dev/null |
+			grep -q '^Connected' && return 0
+		sleep 0.1
+	done
+	echo "wait_assoc: $ifc in $ns not associated after ${t}s" >&2
+	return 1
+}
+
+iperf3_server() { # NS [PORT]
+	ip netns exec "$1" iperf3 -s -D -p "${2:-5201}" \
+		--pidfile "$AQ_TMP/iperf3-$1-${2:-5201}.pid" || return 1
+	sleep 0.3
+}
+
+iperf3_client() { # NS ADDR ARGS... (JSON on stdout)
+	local ns=$1 addr=$2
+	shift 2
+	ip netns exec "$ns" iperf3 -c "$addr" -J "$@"
+}
+
+iperf3_mbps() { # JSONFILE [sender|receiver] -> Mbit/s of sum_<which>
+	jq -r ".end.sum_${2:-received}.bits_per_second / 1e6" "$1" 2>/dev/null
+}
+
+sample_ss() { ip netns exec "$1" ss -tin "${@:2}"; }
+sample_tc() { ip netns exec "$1" tc -s -j qdisc show dev "$2"; }
+
+# A standard topology: NS "ap" (phy 0, AP at 10.0.0.1, wired "srv" peer at
+# 10.9.0.2 via veth), NS "sta" (phy 1, 10.0.0.2).  hwsim must be loaded.
+# Usage: topo_ap_sta_server [CHANNEL] [HWMODE] [hostapd extra lines...]
+topo_ap_sta_server() {
+	local phys
+	phys=($(hwsim_phys))
+	[ "${#phys[@]}" -ge 2 ] || { echo "need 2 hwsim radios" >&2; return 1; }
+	netns_new ap && netns_new sta && netns_new srv || return 1
+	phy_to_netns "${phys[0]}" ap && phy_to_netns "${phys[1]}" sta || return 1
+	AP_IF=$(ip netns exec ap iw dev | awk '/Interface/ {print $2; exit}')
+	STA_IF=$(ip netns exec sta iw dev | awk '/Interface/ {print $2; exit}')
+	export AP_IF STA_IF
+	hostapd_start ap "$AP_IF" aqtest "${1:-1}" "${2:-g}" "${@:3}" || return 1
+	ip -n ap addr add 10.0.0.1/24 dev "$AP_IF"
+	wpa_start sta "$STA_IF" aqtest || return 1
+	ip -n sta link set "$STA_IF" up
+	wait_assoc sta "$STA_IF" 15 || return 1
+	ip -n sta addr add 10.0.0.2/24 dev "$STA_IF"
+	ip -n sta route add default via 10.0.0.1
+	veth_link ap eth-srv srv eth0 10.9.0.1/24 10.9.0.2/24 || return 1
+	ip -n srv route add default via 10.9.0.1
+	ip netns exec ap sysctl -qw net.ipv4.ip_forward=1
+}

@@ -1,0 +1,60 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""Print the results table of a testbed run and draw its plots (PNG).
+
+Usage: testbed/report.py RESULTS_DIR
+"""
+import json
+import os
+import sys
+
+
+def fmt(v, spec=".1f"):
+    return "-" if v is None else format(v, spec)
+
+
+def baseline(d):
+    r = json.load(open(os.path.join(d, "baseline.json")))
+    print(f"\nairqueue testbed: {r['scenario']} (kernel {r['kernel']})")
+    print(f"note: {r['note']}\n")
+    i = r["idle_rtt_ms"]
+    print(f"idle RTT station -> server: median {fmt(i['median'], '.2f')} ms, "
+          f"p95 {fmt(i['p95'], '.2f')} ms ({i['n']} pings)\n")
+    hdr = f"{'flow':<22} {'Mbit/s':>8} {'retrans':>8} {'RTT med':>8} {'RTT p95':>8} {'RTT max':>8}"
+    print(hdr)
+    print("-" * len(hdr))
+    for d, name in (("down", "TCP download (AP->STA)"), ("up", "TCP upload (STA->AP)")):
+        f = r["flows"][d]
+        print(f"{name:<22} {fmt(f['mbps']):>8} {fmt(f['retransmits'], 'd') if f['retransmits'] is not None else '-':>8} "
+              f"{fmt(f['rtt_ms']['median'], '.2f'):>8} {fmt(f['rtt_ms']['p95'], '.2f'):>8} "
+              f"{fmt(f['rtt_ms']['max'], '.2f'):>8}")
+    print("(RTT: ping station -> wired server every 100 ms while the flow runs)")
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib missing: no plots (apt-get install python3-matplotlib)")
+        return
+    fig, ax = plt.subplots(2, 1, figsize=(8, 6), sharex=True)
+    for d, color in (("down", "tab:blue"), ("up", "tab:orange")):
+        f = r["flows"][d]
+        ax[0].plot(range(1, len(f["interval_mbps"]) + 1), f["interval_mbps"],
+                   color=color, label=f"TCP {d}")
+        s = f["rtt_series"]
+        ax[1].plot([q[0] / 10 for q in s], [q[1] for q in s], ".", ms=3,
+                   color=color, label=f"RTT during {d}")
+    ax[0].set_ylabel("throughput (Mbit/s)")
+    ax[1].set_ylabel("ping RTT (ms)")
+    ax[1].set_xlabel("time (s)")
+    ax[0].legend()
+    ax[1].legend()
+    ax[0].set_title("hwsim AP/STA, today's default (fq_codel TXQs), 10 ms wired RTT")
+    png = os.path.join(d, "baseline.png")
+    fig.tight_layout()
+    fig.savefig(png, dpi=100)
+    print(f"\nplot: {png}")
+
+
+if __name__ == "__main__":
+    baseline(sys.argv[1])
