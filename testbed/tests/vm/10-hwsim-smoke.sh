@@ -8,7 +8,7 @@
 # warning (the runner checks the kernel log after this script).
 . "$AQ_TOP/testbed/lib/guest.sh"
 
-tap_plan 11
+tap_plan 12
 
 hwsim_load 2
 ok test "$(hwsim_phys | wc -l)" -eq 2 -- "mac80211_hwsim created 2 radios"
@@ -44,12 +44,16 @@ for dir in up down; do
 	tap_in_range "${mbps:-0}" 1 100000 "10 s TCP $dir (station <-> wired server) moves data"
 done
 
-# Delete one radio over generic netlink and create a new one.
+# Create a radio over generic netlink, delete it, re-create it by the same
+# name and delete it again: the kernel log must stay clean (checked by the
+# runner) and the phy count must follow.
 before=$(hwsim_phys | wc -l)
-id=$("$AQ_TOP/testbed/lib/hwsim-ctl" new --name aqsmoke)
-ok test -n "$id" -- "a third radio is created over netlink (id ${id:-none})"
-ok test "$(hwsim_phys | wc -l)" -eq $((before + 1)) -- "it shows up as a phy"
-ok "$AQ_TOP/testbed/lib/hwsim-ctl" del --name aqsmoke -- "the radio is deleted over netlink"
-n=$(hwsim_phys | wc -l)
-tap_is "$n" "$before" "the phy count is back to $before"
+ctl="$AQ_TOP/testbed/lib/hwsim-ctl"
+id=$("$ctl" new --name aqsmoke)
+ok test -n "$id" -a "$(hwsim_phys | wc -l)" -eq $((before + 1)) -- "a radio is created over netlink (id ${id:-none})"
+ok "$ctl" del --name aqsmoke -- "the radio is deleted over netlink"
+tap_is "$(hwsim_phys | wc -l)" "$before" "its phy is gone"
+id2=$("$ctl" new --name aqsmoke)
+ok test -n "$id2" -a "$(hwsim_phys | wc -l)" -eq $((before + 1)) -- "it is re-created by the same name (id ${id2:-none})"
+ok "$ctl" del --name aqsmoke -- "and deleted again"
 tap_done
