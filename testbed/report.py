@@ -23,8 +23,8 @@ def baseline(d):
     hdr = f"{'flow':<22} {'Mbit/s':>8} {'retrans':>8} {'RTT med':>8} {'RTT p95':>8} {'RTT max':>8}"
     print(hdr)
     print("-" * len(hdr))
-    for d, name in (("down", "TCP download (AP->STA)"), ("up", "TCP upload (STA->AP)")):
-        f = r["flows"][d]
+    for fl, name in (("down", "TCP download (AP->STA)"), ("up", "TCP upload (STA->AP)")):
+        f = r["flows"][fl]
         print(f"{name:<22} {fmt(f['mbps']):>8} {fmt(f['retransmits'], 'd') if f['retransmits'] is not None else '-':>8} "
               f"{fmt(f['rtt_ms']['median'], '.2f'):>8} {fmt(f['rtt_ms']['p95'], '.2f'):>8} "
               f"{fmt(f['rtt_ms']['max'], '.2f'):>8}")
@@ -37,13 +37,13 @@ def baseline(d):
         print("matplotlib missing: no plots (apt-get install python3-matplotlib)")
         return
     fig, ax = plt.subplots(2, 1, figsize=(8, 6), sharex=True)
-    for d, color in (("down", "tab:blue"), ("up", "tab:orange")):
-        f = r["flows"][d]
+    for fl, color in (("down", "tab:blue"), ("up", "tab:orange")):
+        f = r["flows"][fl]
         ax[0].plot(range(1, len(f["interval_mbps"]) + 1), f["interval_mbps"],
-                   color=color, label=f"TCP {d}")
+                   color=color, label=f"TCP {fl}")
         s = f["rtt_series"]
         ax[1].plot([q[0] / 10 for q in s], [q[1] for q in s], ".", ms=3,
-                   color=color, label=f"RTT during {d}")
+                   color=color, label=f"RTT during {fl}")
     ax[0].set_ylabel("throughput (Mbit/s)")
     ax[1].set_ylabel("ping RTT (ms)")
     ax[1].set_xlabel("time (s)")

@@ -5,15 +5,20 @@
 # wired-server topology with today's Linux default on the AP (noqueue root,
 # mac80211 fq_codel TXQs), 10 ms wired RTT added by netem on the server link.
 # For each direction: idle ping RTT, then a TCP bulk flow (iperf3) with ping
-# running beside it (RTT under load).  Writes $AQ_RESULTS/baseline.json and
-# the raw iperf3/ping outputs.
+# running beside it (RTT under load).  Writes baseline.json and the raw
+# iperf3/ping/tc outputs to $AQ_RESULTS.
 #
 # Environment: AQ_DURATION (seconds per flow, default 20).
 set -u
 . "$AQ_TOP/testbed/lib/guest.sh"
 
 dur=${AQ_DURATION:-20}
-out="$AQ_RESULTS"
+# Work in the guest's own tmpfs and copy to $AQ_RESULTS (9p) at the end:
+# reading back a file just written through the 9p results mount can see it
+# empty.
+out=/tmp/aq/baseline
+mkdir -p "$out"
+trap 'cp -a "$out/." "$AQ_RESULTS/"' EXIT
 say() { echo "[guest] $(date +%H:%M:%S) $*"; }
 
 say "loading mac80211_hwsim ($(modinfo -n mac80211_hwsim))"
@@ -38,7 +43,6 @@ for dir in down up; do
 	iperf3_client sta 10.9.0.2 -t "$dur" -i 1 $flag >"$out/iperf3-$dir.json" 2>&1
 	wait $pp
 	ip netns exec ap tc -s -j qdisc show dev "$AP_IF" >"$out/tc-ap-$dir.json" 2>/dev/null
-	cat /sys/kernel/debug/ieee80211/*/netdev:*/aqm 2>/dev/null >"$out/aqm-$dir.txt"
 done
 
 python3 - "$out" <<'PY'
