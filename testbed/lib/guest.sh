@@ -74,7 +74,9 @@ aq_cleanup_all() {
 		ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null
 		ip netns del "$ns" 2>/dev/null
 	done
-	modprobe -r mac80211_hwsim 2>/dev/null
+	# Unload the Wi-Fi stack too: the next test starts from a clean module
+	# state (and may load a module that provides mac80211's symbols).
+	modprobe -r mac80211_hwsim mac80211 2>/dev/null
 	return 0
 }
 

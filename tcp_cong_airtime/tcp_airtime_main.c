@@ -1,0 +1,1129 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * "airtime": channel occupancy time based TCP rate control for 802.11.
+ *
+ * In a multi-rate WLAN, DCF gives every station about the same number of
+ * transmission opportunities, so a station at 6 Mbit/s holds the medium
+ * nine times longer per frame than one at 54 Mbit/s and drags everybody
+ * down to its throughput (the "performance anomaly").  This congestion
+ * control bounds each connection's window by the share of airtime the
+ * connection should get, as proposed by Kashibuchi, Taleb, Nemoto and Kato,
+ * "Channel Occupancy Time Based TCP Rate Control for IEEE 802.11 DCF"
+ * (equation numbers below are the paper's; the model is in airtime_model.h):
+ *
+ *   At the end of each observation slot T (n beacon intervals, shorter
+ *   when the number of active stations changes) and on every PHY rate
+ *   change of the station:
+ *	share of station x   t_avail_x  = equal split of T - t_beacon among
+ *					  the N active stations, plus the
+ *					  unused airtime if x uses its share
+ *					  (1)-(5)
+ *	share of connection  tau_avail  = the same split of t_avail_x among
+ *					  the station's M_x connections (6)-(9)
+ *	rate                 theta      = tau_avail / T_TCP(C, mss, b)
+ *					  * mss * b / T		(10)-(12)
+ *	window               wnd_max    = RTT_min * theta		(13)
+ *
+ *   A sender keeps cwnd <= wnd_max (in segments); otherwise its congestion
+ *   response is NewReno's (the paper integrated the scheme with NewReno).
+ *   A receiver clamps the window it advertises to wnd_max computed from its
+ *   own RTT estimate, which limits any sender (see "Receiver" below).
+ *
+ * Inputs.  N, each station's occupancy t_i, the beacon airtime and the PHY
+ * rate C come from mac80211's airtime view (include/net/mac80211_feedback.h,
+ * added by the airqueue mac80211 series): it calls ->airtime_slot() at the
+ * end of every slot of every interface and ->rate_change() when a rate
+ * changes.  We bind to it at run time with symbol_get(), never link to
+ * mac80211, and keep the latest view of each interface in an RCU-protected
+ * table.  A socket finds its view through its route's output device, and
+ * its station x through the next hop's MAC address (an AP) or itself (a
+ * station).  The connection's own occupancy tau_x,j is estimated from the
+ * bytes it moved in the last slot times the model's airtime per segment;
+ * the M_x connections of a station meet in a small group object that sums
+ * their tau and counts the unsatisfied ones.  Eqs (7)-(9) use the group's
+ * figures of the previous slot (connections report asynchronously, on
+ * their own ACKs).
+ *
+ * Without a view (unpatched mac80211, mac80211 not loaded, a route that
+ * does not leave on a Wi-Fi interface, a stale or unusable view) there is
+ * no cap and the connection behaves exactly as NewReno (Reno with SACK/
+ * NewReno recovery, the kernel's "reno"); the feedback source reported
+ * by get_info() and in sysfs says so.
+ *
+ * Receiver.  The paper's receiver sends theta to the sender encoded in the
+ * rwnd field, which needs a modified sender.  We instead clamp the receive
+ * window to wnd_max bytes: any TCP sender honours rwnd.  TCP's own rule
+ * never to move the right edge of an offered window to the left (unless
+ * net.ipv4.tcp_shrink_window is set) keeps data in flight acceptable when
+ * the cap shrinks: the window just stops growing until the data in flight
+ * drains below the cap, so a smaller cap never stalls the connection.  A
+ * pure receiver runs no congestion control hook on its fast path, so the
+ * clamp is applied from a per-socket timer under the socket lock.
+ */
+#define pr_fmt(fmt) "tcp_airtime: " fmt
+
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/netdevice.h>
+#include <linux/hash.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/mutex.h>
+#include <linux/completion.h>
+#include <linux/workqueue.h>
+#include <linux/timer.h>
+#include <linux/inet_diag.h>
+#include <net/tcp.h>
+#include <net/neighbour.h>
+#include <net/dst.h>
+#include <net/mac80211_feedback.h>
+#include "airtime_model.h"
+
+/* Smallest cap, segments: what Reno needs to keep its ACK clock */
+#define AIRTIME_MIN_CWND		2
+/* Beacon interval unit, us (a TU is 1024 us) */
+#define AIRTIME_TU_US			1024
+/* A view older than this many slots is stale: no cap */
+#define AIRTIME_STALE_SLOTS		2
+/* Re-check the view at least this often on a busy connection, ms */
+#define AIRTIME_RECHECK_MS		250
+/* Receiver clamp timer period with and without feedback, ms */
+#define AIRTIME_RCV_PERIOD_MS		100
+#define AIRTIME_RCV_IDLE_MS		1000
+/* IP header bytes without options */
+#define AIRTIME_IPV4_HDR		20
+#define AIRTIME_IPV6_HDR		40
+#define AIRTIME_VIEW_HASH_BITS		4
+
+/* Module parameters (validated ranges in the param ops below) */
+static unsigned int n = 3;		/* beacon intervals per slot */
+static unsigned int beacon_tu = 100;	/* beacon interval, TU */
+static unsigned int r = 80;		/* satisfaction threshold, percent */
+static unsigned int b = 2;		/* segments per TCP ACK */
+static bool rts;			/* RTS/CTS before every data frame */
+static bool rcv_clamp = true;		/* receiver advertised window clamp */
+static int phy_std = -1;		/* enum airtime_phy_std, -1 auto */
+
+enum airtime_source {
+	AIRTIME_SRC_NONE,	/* no mac80211 feedback: NewReno */
+	AIRTIME_SRC_NOVIEW,	/* feedback bound, no view for this route */
+	AIRTIME_SRC_STALE,	/* view too old */
+	AIRTIME_SRC_NORATE,	/* PHY rate unknown or not modelled */
+	AIRTIME_SRC_AP,		/* IEEE80211_AIRTIME_SRC_AP */
+	AIRTIME_SRC_STA_BSS_LOAD,
+	AIRTIME_SRC_STA_LOCAL,
+};
+
+/* Latest airtime view of one interface, replaced as a whole (RCU) */
+struct airtime_snap {
+	struct rcu_head rcu;
+	u64 stamp_ns;			/* ktime_get_ns() at arrival */
+	u32 seq;
+	u8 source;
+	u32 slot_us;
+	u32 beacon_us;
+	u32 busy_us;
+	u16 n_active;
+	u16 n_sta;
+	u32 others_us;
+	struct ieee80211_airtime_view_sta sta[];  /* rate_kbps: READ_ONCE */
+};
+
+struct airtime_iface {
+	struct hlist_node node;		/* airtime_views, RCU */
+	struct rcu_head rcu;
+	const struct net_device *dev;	/* key; dereferenced only in callbacks */
+	int ifindex;			/* for the "views" parameter */
+	char name[IFNAMSIZ];
+	struct airtime_snap __rcu *snap;
+};
+
+/* The M_x connections of one station x on one interface */
+struct airtime_group {
+	struct hlist_node node;		/* airtime_groups */
+	const struct net_device *dev;
+	u8 addr[ETH_ALEN];
+	u32 m;				/* connections, under airtime_grp_lock */
+	spinlock_t lock;		/* protects the slot sums below */
+	u32 seq;			/* slot being summed */
+	u64 sum_us, prev_sum_us;	/* sum of tau_x,j */
+	u32 unsat, prev_unsat;		/* M_unsatisfied,x */
+};
+
+/* Receiver clamp timer of one socket (outlives the socket's CC state) */
+struct airtime_rcv {
+	struct timer_list timer;
+	struct sock *sk;
+	bool dead;			/* CC released; under the socket lock */
+};
+
+/* Per-socket state, in icsk_ca_priv */
+struct airtime_ca {
+	struct airtime_group *grp;
+	struct airtime_rcv *rcv;
+	u64 byte_mark;		/* bytes acked + received at slot start */
+	u32 gen;		/* airtime_gen when last computed */
+	u32 seq;		/* view seq accounted in the group */
+	u32 theta;		/* bytes/s, (10); 0: no cap */
+	u32 wnd_max;		/* segments, (13); 0: no cap */
+	u32 rcv_cap;		/* advertised window cap, bytes; 0: none */
+	u32 share_us;		/* tau_avail, (9) */
+	u32 tau_us;		/* own occupancy in the last slot */
+	u32 rtt_us;		/* RTT_min used in (13) */
+	u32 last_upd;		/* tcp_jiffies32 of the last computation */
+	u32 cwnd_clamp;		/* snd_cwnd_clamp before us */
+	u32 window_clamp;	/* window_clamp before the receiver cap */
+	u16 n_active;		/* N */
+	u8 source;		/* enum airtime_source */
+	bool inited;		/* ->init ran (->release may come without) */
+	u8 addr[ETH_ALEN];	/* station x */
+};
+
+static DEFINE_HASHTABLE(airtime_views, AIRTIME_VIEW_HASH_BITS);
+static DEFINE_SPINLOCK(airtime_views_lock);
+static DEFINE_HASHTABLE(airtime_groups, AIRTIME_VIEW_HASH_BITS);
+static DEFINE_SPINLOCK(airtime_grp_lock);
+static atomic_t airtime_gen = ATOMIC_INIT(1);	/* bumped on any new input */
+static atomic_t airtime_rcv_live = ATOMIC_INIT(0);
+
+static DEFINE_MUTEX(airtime_fb_mutex);
+static bool airtime_fb_bound;		/* registered with mac80211 */
+static DECLARE_COMPLETION(airtime_fb_detached);
+static struct tcp_congestion_ops tcp_airtime;
+
+/* ---- cached views ---------------------------------------------------- */
+
+static struct airtime_iface *airtime_iface_find(const struct net_device *dev)
+{
+	struct airtime_iface *ifc;
+
+	hash_for_each_possible_rcu(airtime_views, ifc, node, (unsigned long)dev)
+		if (ifc->dev == dev)
+			return ifc;
+	return NULL;
+}
+
+static void airtime_fb_slot(const struct ieee80211_airtime_view *view)
+{
+	u16 n_sta = min_t(u16, view->n_sta, IEEE80211_AIRTIME_VIEW_MAX_STA);
+	struct airtime_snap *snap, *old;
+	struct airtime_iface *ifc;
+
+	snap = kmalloc(struct_size(snap, sta, n_sta), GFP_ATOMIC);
+	if (!snap)
+		return;
+	snap->stamp_ns = ktime_get_ns();
+	snap->seq = view->seq;
+	snap->source = view->source;
+	snap->slot_us = view->slot_us;
+	snap->beacon_us = view->beacon_us;
+	snap->busy_us = view->busy_us;
+	snap->n_active = view->n_active;
+	snap->n_sta = n_sta;
+	snap->others_us = view->others_us;
+	memcpy(snap->sta, view->sta, n_sta * sizeof(view->sta[0]));
+
+	spin_lock_bh(&airtime_views_lock);
+	ifc = airtime_iface_find(view->dev);
+	if (!ifc) {
+		ifc = kzalloc(sizeof(*ifc), GFP_ATOMIC);
+		if (!ifc) {
+			spin_unlock_bh(&airtime_views_lock);
+			kfree(snap);
+			return;
+		}
+		ifc->dev = view->dev;
+		hash_add_rcu(airtime_views, &ifc->node, (unsigned long)view->dev);
+	}
+	ifc->ifindex = view->dev->ifindex;
+	strscpy(ifc->name, view->dev->name, sizeof(ifc->name));
+	old = rcu_replace_pointer(ifc->snap, snap,
+				  lockdep_is_held(&airtime_views_lock));
+	spin_unlock_bh(&airtime_views_lock);
+	if (old)
+		kfree_rcu(old, rcu);
+	atomic_inc(&airtime_gen);
+}
+
+/* Event (D): a PHY rate changed; the next ACK recomputes with it */
+static void airtime_fb_rate(struct net_device *dev, const u8 *addr,
+			    u32 rate_kbps)
+{
+	struct airtime_iface *ifc;
+	struct airtime_snap *snap;
+	u16 i;
+
+	rcu_read_lock();
+	ifc = airtime_iface_find(dev);
+	snap = ifc ? rcu_dereference(ifc->snap) : NULL;
+	for (i = 0; snap && i < snap->n_sta; i++) {
+		/* a station's view lists itself: its rate toward the AP */
+		if (ether_addr_equal(snap->sta[i].addr, addr) ||
+		    snap->source != IEEE80211_AIRTIME_SRC_AP) {
+			WRITE_ONCE(snap->sta[i].rate_kbps, rate_kbps);
+			atomic_inc(&airtime_gen);
+			break;
+		}
+	}
+	rcu_read_unlock();
+}
+
+static void airtime_views_flush(const struct net_device *dev)
+{
+	struct airtime_snap *snap;
+	struct airtime_iface *ifc;
+	struct hlist_node *tmp;
+	int bkt;
+
+	spin_lock_bh(&airtime_views_lock);
+	hash_for_each_safe(airtime_views, bkt, tmp, ifc, node) {
+		if (dev && ifc->dev != dev)
+			continue;
+		hash_del_rcu(&ifc->node);
+		snap = rcu_dereference_protected(ifc->snap,
+						 lockdep_is_held(&airtime_views_lock));
+		kfree_rcu(snap, rcu);
+		kfree_rcu(ifc, rcu);
+	}
+	spin_unlock_bh(&airtime_views_lock);
+	atomic_inc(&airtime_gen);
+}
+
+static void airtime_fb_detach(struct net_device *dev)
+{
+	airtime_views_flush(dev);
+	if (!dev) {
+		/* mac80211 is going away and never calls us again */
+		WRITE_ONCE(airtime_fb_bound, false);
+		complete(&airtime_fb_detached);
+	}
+}
+
+static struct ieee80211_feedback_ops airtime_fb_ops = {
+	.api_version = IEEE80211_FEEDBACK_API_VERSION,
+	.owner = THIS_MODULE,
+	.name = "tcp_airtime",
+	.airtime_slot = airtime_fb_slot,
+	.rate_change = airtime_fb_rate,
+	.detach = airtime_fb_detach,
+};
+
+/* Bind to a (patched) mac80211 if one is loaded; no module dependency */
+static void airtime_fb_bind(void)
+{
+	int (*reg)(struct ieee80211_feedback_ops *ops);
+	int err;
+
+	mutex_lock(&airtime_fb_mutex);
+	if (READ_ONCE(airtime_fb_bound))
+		goto out;
+	reg = symbol_get(ieee80211_feedback_register);
+	if (!reg)
+		goto out;
+	reinit_completion(&airtime_fb_detached);
+	err = reg(&airtime_fb_ops);
+	symbol_put(ieee80211_feedback_register);
+	if (err) {
+		pr_warn("mac80211 feedback refused (%d), behaving as NewReno\n",
+			err);
+		goto out;
+	}
+	WRITE_ONCE(airtime_fb_bound, true);
+	pr_info("bound to mac80211 airtime feedback\n");
+out:
+	mutex_unlock(&airtime_fb_mutex);
+}
+
+static void airtime_fb_unbind(void)
+{
+	void (*unreg)(struct ieee80211_feedback_ops *ops);
+
+	mutex_lock(&airtime_fb_mutex);
+	if (READ_ONCE(airtime_fb_bound)) {
+		unreg = symbol_get(ieee80211_feedback_unregister);
+		if (unreg) {
+			unreg(&airtime_fb_ops);
+			symbol_put(ieee80211_feedback_unregister);
+		} else {
+			/* mac80211 is going away and calls ->detach(NULL) */
+			wait_for_completion(&airtime_fb_detached);
+		}
+		WRITE_ONCE(airtime_fb_bound, false);
+	}
+	mutex_unlock(&airtime_fb_mutex);
+	airtime_views_flush(NULL);
+}
+
+static void airtime_bind_workfn(struct work_struct *work)
+{
+	airtime_fb_bind();
+}
+
+static DECLARE_WORK(airtime_bind_work, airtime_bind_workfn);
+
+static int airtime_module_notify(struct notifier_block *nb,
+				 unsigned long state, void *data)
+{
+	struct module *mod = data;
+
+	if (state == MODULE_STATE_LIVE && !strcmp(mod->name, "mac80211"))
+		schedule_work(&airtime_bind_work);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block airtime_module_nb = {
+	.notifier_call = airtime_module_notify,
+};
+
+/* ---- station groups (eqs 6-9) --------------------------------------- */
+
+static struct airtime_group *airtime_group_get(const struct net_device *dev,
+					       const u8 *addr)
+{
+	unsigned long key = (unsigned long)dev ^ addr[5] ^ (addr[4] << 8);
+	struct airtime_group *g;
+
+	spin_lock_bh(&airtime_grp_lock);
+	hash_for_each_possible(airtime_groups, g, node, key)
+		if (g->dev == dev && ether_addr_equal(g->addr, addr))
+			goto found;
+	g = kzalloc(sizeof(*g), GFP_ATOMIC);
+	if (!g)
+		goto out;
+	g->dev = dev;
+	ether_addr_copy(g->addr, addr);
+	spin_lock_init(&g->lock);
+	hash_add(airtime_groups, &g->node, key);
+found:
+	g->m++;
+out:
+	spin_unlock_bh(&airtime_grp_lock);
+	return g;
+}
+
+static void airtime_group_put(struct airtime_group *g)
+{
+	if (!g)
+		return;
+	spin_lock_bh(&airtime_grp_lock);
+	if (!--g->m) {
+		hash_del(&g->node);
+		kfree(g);
+	}
+	spin_unlock_bh(&airtime_grp_lock);
+}
+
+/*
+ * Report this connection's occupancy of slot @seq and read the group's
+ * totals of the slot before, the (7)-(8) inputs of (9).
+ */
+static void airtime_group_report(struct airtime_group *g, u32 seq,
+				 u32 tau_us, bool unsat, u32 *m,
+				 u64 *prev_sum, u32 *prev_unsat)
+{
+	spin_lock_bh(&g->lock);
+	if (g->seq != seq) {
+		g->prev_sum_us = g->sum_us;
+		g->prev_unsat = g->unsat;
+		g->sum_us = 0;
+		g->unsat = 0;
+		g->seq = seq;
+	}
+	g->sum_us += tau_us;
+	g->unsat += unsat;
+	*prev_sum = g->prev_sum_us;
+	*prev_unsat = g->prev_unsat;
+	*m = READ_ONCE(g->m);
+	spin_unlock_bh(&g->lock);
+}
+
+/* ---- the per-connection computation ---------------------------------- */
+
+static bool airtime_rate_ht(u32 kbps)
+{
+	switch (kbps) {
+	case 6000: case 9000: case 12000: case 18000:
+	case 24000: case 36000: case 48000: case 54000:
+		return false;
+	}
+	return true;
+}
+
+static u32 airtime_t_tcp(u32 rate_kbps, u32 mss, u32 hdr_len)
+{
+	struct airtime_rate rate = { .kbps = rate_kbps };
+	struct airtime_phy phy;
+	int std = READ_ONCE(phy_std);
+
+	if (rate_kbps < 6000)	/* DSSS/CCK data rates are not modelled */
+		return 0;
+	if (std < 0)
+		std = airtime_rate_ht(rate_kbps) ? AIRTIME_PHY_HT_5GHZ :
+						   AIRTIME_PHY_11A;
+	airtime_phy_init(&phy, std, READ_ONCE(rts));
+	return airtime_t_tcp_ns(&phy, &rate, mss, hdr_len, READ_ONCE(b));
+}
+
+static u32 airtime_hdr_len(const struct sock *sk)
+{
+	u32 ip = AIRTIME_IPV4_HDR;
+
+#if IS_ENABLED(CONFIG_IPV6)
+	if (sk->sk_family == AF_INET6 && !ipv6_addr_v4mapped(&sk->sk_v6_daddr))
+		ip = AIRTIME_IPV6_HDR;
+#endif
+	return ip + tcp_sk(sk)->tcp_header_len;
+}
+
+/* The L2 next hop of the socket's route (the station, at an AP) */
+static bool airtime_next_hop(struct sock *sk, struct dst_entry *dst, u8 *addr)
+{
+	const void *daddr = &inet_sk(sk)->inet_daddr;
+	struct neighbour *neigh;
+	bool ok = false;
+
+#if IS_ENABLED(CONFIG_IPV6)
+	if (sk->sk_family == AF_INET6 && !ipv6_addr_v4mapped(&sk->sk_v6_daddr))
+		daddr = &sk->sk_v6_daddr;
+#endif
+	neigh = dst_neigh_lookup(dst, daddr);
+	if (!neigh)
+		return false;
+	if (READ_ONCE(neigh->nud_state) & NUD_VALID) {
+		neigh_ha_snapshot(addr, neigh, dst->dev);
+		ok = true;
+	}
+	neigh_release(neigh);
+	return ok;
+}
+
+static u32 airtime_stale_ns(const struct airtime_snap *snap)
+{
+	u64 cfg_us = (u64)READ_ONCE(n) * READ_ONCE(beacon_tu) * AIRTIME_TU_US;
+
+	return (u32)min_t(u64, U32_MAX, NSEC_PER_USEC * AIRTIME_STALE_SLOTS *
+			  max_t(u64, snap->slot_us, cfg_us));
+}
+
+static void airtime_no_cap(struct airtime_ca *ca, u8 source)
+{
+	ca->source = source;
+	ca->theta = 0;
+	ca->wnd_max = 0;
+	ca->share_us = 0;
+	ca->n_active = 0;
+}
+
+/*
+ * Recompute theta and wnd_max of @sk from the cached view of its route.
+ * Called with the socket locked, on ACKs (sender) and from the receiver
+ * timer; cheap unless an input changed or AIRTIME_RECHECK_MS passed.
+ */
+static void __airtime_update(struct sock *sk)
+{
+	struct airtime_ca *ca = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+	u32 gen = atomic_read(&airtime_gen);
+	u32 r_pm = READ_ONCE(r) * 10, mss, hdr, t_tcp, rate = 0, t_x = 0;
+	u32 m, prev_unsat, i, rtt, n_act, x_avail, tau_us;
+	const struct airtime_iface *ifc;
+	const struct airtime_snap *snap;
+	struct airtime_split bss, conn;
+	struct dst_entry *dst;
+	u64 bytes, prev_sum, theta;
+	bool found = false, new_slot;
+	u8 addr[ETH_ALEN];
+
+	if (gen == ca->gen &&
+	    tcp_jiffies32 - ca->last_upd < msecs_to_jiffies(AIRTIME_RECHECK_MS))
+		return;
+	ca->gen = gen;
+	ca->last_upd = tcp_jiffies32;
+
+	if (!READ_ONCE(airtime_fb_bound))
+		return airtime_no_cap(ca, AIRTIME_SRC_NONE);
+	dst = __sk_dst_get(sk);
+	if (!dst || !dst->dev)
+		return airtime_no_cap(ca, AIRTIME_SRC_NOVIEW);
+
+	rcu_read_lock();
+	ifc = airtime_iface_find(dst->dev);
+	snap = ifc ? rcu_dereference(ifc->snap) : NULL;
+	if (!snap || !snap->slot_us) {
+		airtime_no_cap(ca, AIRTIME_SRC_NOVIEW);
+		goto unlock;
+	}
+	if (ktime_get_ns() - snap->stamp_ns > airtime_stale_ns(snap)) {
+		airtime_no_cap(ca, AIRTIME_SRC_STALE);
+		goto unlock;
+	}
+
+	/* station x: the next hop at an AP, ourselves at a station */
+	if (snap->source == IEEE80211_AIRTIME_SRC_AP) {
+		if (!airtime_next_hop(sk, dst, addr)) {
+			airtime_no_cap(ca, AIRTIME_SRC_NOVIEW);
+			goto unlock;
+		}
+		for (i = 0; i < snap->n_sta; i++)
+			if (ether_addr_equal(snap->sta[i].addr, addr))
+				break;
+	} else {
+		i = 0;
+		if (snap->n_sta)
+			ether_addr_copy(addr, snap->sta[0].addr);
+		else
+			eth_zero_addr(addr);
+	}
+	if (i < snap->n_sta) {
+		found = true;
+		t_x = snap->sta[i].occ_us;
+		rate = READ_ONCE(snap->sta[i].rate_kbps);
+	}
+
+	/*
+	 * (1)-(5).  A station x not in the view is about to become active:
+	 * count it with t_x = 0.  A station's own view knows only itself:
+	 * the others used the survey/BSS Load busy time less its own and the
+	 * beacons, or, without one, exactly their equal share.
+	 */
+	n_act = max_t(u32, snap->n_active, snap->n_sta) + !found;
+	airtime_split_init(&bss, airtime_bss_avail_us(snap->slot_us,
+						      snap->beacon_us),
+			   n_act, r_pm);
+	if (snap->source == IEEE80211_AIRTIME_SRC_AP) {
+		for (i = 0; i < snap->n_sta; i++)
+			airtime_split_add(&bss, snap->sta[i].occ_us);
+		airtime_split_add_many(&bss, snap->others_us,
+				       n_act - !found - snap->n_sta);
+	} else {
+		u64 others = (u64)bss.bar_us * (n_act - 1);
+
+		if (snap->busy_us)
+			others = snap->busy_us > t_x + snap->beacon_us ?
+				 snap->busy_us - t_x - snap->beacon_us : 0;
+		airtime_split_add(&bss, t_x);
+		airtime_split_add_many(&bss, others, n_act - 1);
+	}
+	airtime_split_finish(&bss);
+	x_avail = airtime_split_share_us(&bss, t_x);
+
+	/* lambda: the segments this connection mostly moves */
+	mss = tp->bytes_received > tp->bytes_acked ?
+	      inet_csk(sk)->icsk_ack.rcv_mss : tp->mss_cache;
+	if (!mss)
+		mss = tp->mss_cache;
+	hdr = airtime_hdr_len(sk);
+	t_tcp = airtime_t_tcp(rate, mss, hdr);
+	if (!t_tcp) {
+		airtime_no_cap(ca, AIRTIME_SRC_NORATE);
+		goto unlock;
+	}
+
+	/* join the group of station x */
+	if (!ca->grp || !ether_addr_equal(ca->addr, addr) ||
+	    ca->grp->dev != dst->dev) {
+		airtime_group_put(ca->grp);
+		ca->grp = airtime_group_get(dst->dev, addr);
+		ether_addr_copy(ca->addr, addr);
+		ca->seq = snap->seq;
+		ca->byte_mark = tp->bytes_acked + tp->bytes_received;
+	}
+	if (!ca->grp) {
+		airtime_no_cap(ca, AIRTIME_SRC_NOVIEW);
+		goto unlock;
+	}
+
+	/*
+	 * (6)-(9): our tau_x,j in the slot that ended, reported once per
+	 * slot; the group's sums of the slot before.
+	 */
+	new_slot = ca->seq != snap->seq;
+	if (new_slot) {
+		bytes = tp->bytes_acked + tp->bytes_received - ca->byte_mark;
+		ca->byte_mark += bytes;
+		ca->seq = snap->seq;
+		ca->tau_us = (u32)min_t(u64, U32_MAX,
+					div64_u64(bytes * t_tcp,
+						  (u64)mss * READ_ONCE(b) *
+						  NSEC_PER_USEC));
+	}
+	tau_us = ca->tau_us;
+	m = READ_ONCE(ca->grp->m);
+	airtime_split_init(&conn, x_avail, m, r_pm);
+	airtime_group_report(ca->grp, snap->seq, new_slot ? tau_us : 0,
+			     new_slot && airtime_unsatisfied(&conn, tau_us),
+			     &m, &prev_sum, &prev_unsat);
+	conn.used_us = prev_sum;
+	conn.n_unsat = prev_unsat;
+	airtime_split_finish(&conn);
+	ca->share_us = airtime_split_share_us(&conn, tau_us);
+
+	/* (10), (13) */
+	theta = airtime_theta_bps(ca->share_us, t_tcp, mss, READ_ONCE(b),
+				  snap->slot_us);
+	ca->theta = (u32)min_t(u64, theta, U32_MAX);
+	rtt = tcp_min_rtt(tp);
+	if (rtt == ~0U || !rtt)
+		rtt = tp->srtt_us >> 3;
+	ca->rtt_us = rtt;
+	ca->wnd_max = rtt ? max_t(u32, AIRTIME_MIN_CWND,
+				  airtime_wnd_max_segs(rtt, theta, mss)) : 0;
+	ca->n_active = min_t(u32, n_act, U16_MAX);
+	switch (snap->source) {
+	case IEEE80211_AIRTIME_SRC_AP:
+		ca->source = AIRTIME_SRC_AP;
+		break;
+	case IEEE80211_AIRTIME_SRC_STA_BSS_LOAD:
+		ca->source = AIRTIME_SRC_STA_BSS_LOAD;
+		break;
+	default:
+		ca->source = AIRTIME_SRC_STA_LOCAL;
+		break;
+	}
+unlock:
+	rcu_read_unlock();
+}
+
+/* Sender: cwnd <= wnd_max, through snd_cwnd_clamp */
+static void airtime_apply_cap(struct sock *sk)
+{
+	struct airtime_ca *ca = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+
+	if (!ca->inited)
+		return;
+	if (!ca->wnd_max) {
+		tp->snd_cwnd_clamp = ca->cwnd_clamp;
+		return;
+	}
+	tp->snd_cwnd_clamp = min(ca->cwnd_clamp, ca->wnd_max);
+	if (tcp_snd_cwnd(tp) > tp->snd_cwnd_clamp)
+		tcp_snd_cwnd_set(tp, tp->snd_cwnd_clamp);
+}
+
+static const char * const airtime_src_names[] = {
+	[AIRTIME_SRC_NONE] = "none",
+	[AIRTIME_SRC_NOVIEW] = "no-view",
+	[AIRTIME_SRC_STALE] = "stale",
+	[AIRTIME_SRC_NORATE] = "no-rate",
+	[AIRTIME_SRC_AP] = "mac80211-ap",
+	[AIRTIME_SRC_STA_BSS_LOAD] = "mac80211-sta-bss-load",
+	[AIRTIME_SRC_STA_LOCAL] = "mac80211-sta-local",
+};
+
+/* As __airtime_update(); logs changes of the cap (dynamic debug) */
+static void airtime_update(struct sock *sk)
+{
+	struct airtime_ca *ca = inet_csk_ca(sk);
+	u32 wnd_max = ca->wnd_max;
+	u8 source = ca->source;
+
+	__airtime_update(sk);
+	if (ca->wnd_max != wnd_max || ca->source != source)
+		pr_debug("port %u->%u: source %s N %u share %u us theta %u B/s RTT_min %u us wnd_max %u\n",
+			 inet_sk(sk)->inet_num, ntohs(inet_sk(sk)->inet_dport),
+			 airtime_src_names[ca->source], ca->n_active,
+			 ca->share_us, ca->theta, ca->rtt_us, ca->wnd_max);
+}
+
+/* ---- receiver: advertised window clamp ------------------------------ */
+
+/* The receiver's own RTT estimate: handshake/ACK min RTT or DRS estimate */
+static u32 airtime_rcv_rtt(const struct tcp_sock *tp)
+{
+	u32 rtt = tcp_min_rtt(tp), drs = tp->rcv_rtt_est.rtt_us >> 3;
+
+	if (rtt == ~0U || !rtt)
+		rtt = drs;
+	else if (drs)
+		rtt = min(rtt, drs);
+	return rtt;
+}
+
+static void airtime_rcv_apply(struct sock *sk)
+{
+	struct airtime_ca *ca = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+	u32 cap = 0, rtt, mss = inet_csk(sk)->icsk_ack.rcv_mss;
+
+	airtime_update(sk);
+	rtt = airtime_rcv_rtt(tp);
+	if (READ_ONCE(rcv_clamp) && ca->theta && rtt && mss) {
+		cap = (u32)min_t(u64, U32_MAX,
+				 airtime_wnd_max_bytes(rtt, ca->theta));
+		cap = max3(cap, AIRTIME_MIN_CWND * mss,
+			   (u32)SOCK_MIN_RCVBUF / 2);
+	}
+
+	if (cap) {
+		if (!ca->rcv_cap)
+			ca->window_clamp = tp->window_clamp;
+		ca->rcv_cap = cap;
+		if (tp->window_clamp > cap) {
+			/* as TCP_WINDOW_CLAMP does when shrinking */
+			WRITE_ONCE(tp->window_clamp, cap);
+			__tcp_adjust_rcv_ssthresh(sk, cap);
+		}
+		/* keep receive buffer autotuning from raising the clamp */
+		tp->rcvq_space.space = max_t(u32, tp->rcvq_space.space, cap);
+	} else if (ca->rcv_cap) {
+		int space = tcp_win_from_space(sk, READ_ONCE(sk->sk_rcvbuf));
+		u32 clamp = max_t(u32, tp->window_clamp,
+				  min_t(u32, ca->window_clamp, space));
+
+		ca->rcv_cap = 0;
+		WRITE_ONCE(tp->window_clamp, clamp);
+		tp->rcv_ssthresh = max(min(tp->rcv_wnd, clamp),
+				       tp->rcv_ssthresh);
+	}
+}
+
+static void airtime_rcv_put(void)
+{
+	if (atomic_dec_and_test(&airtime_rcv_live))
+		wake_up_var(&airtime_rcv_live);
+}
+
+/* A pending timer holds a socket reference */
+static void airtime_rcv_arm(struct sock *sk, struct airtime_rcv *rcv,
+			    unsigned long delay)
+{
+	sock_hold(sk);
+	if (mod_timer(&rcv->timer, jiffies + delay))
+		__sock_put(sk);		/* was pending: it has one */
+}
+
+static void airtime_rcv_timer(struct timer_list *t)
+{
+	struct airtime_rcv *rcv = from_timer(rcv, t, timer);
+	struct sock *sk = rcv->sk;
+	unsigned long delay = msecs_to_jiffies(AIRTIME_RCV_IDLE_MS);
+
+	bh_lock_sock(sk);
+	if (READ_ONCE(rcv->dead)) {
+		bh_unlock_sock(sk);
+		kfree(rcv);
+		sock_put(sk);
+		airtime_rcv_put();
+		return;
+	}
+	if (sock_owned_by_user(sk)) {
+		delay = 1;
+	} else if (sk->sk_state == TCP_ESTABLISHED ||
+		   sk->sk_state == TCP_FIN_WAIT1 ||
+		   sk->sk_state == TCP_FIN_WAIT2) {
+		airtime_rcv_apply(sk);
+		airtime_apply_cap(sk);	/* a sender idle since the change */
+		if (READ_ONCE(airtime_fb_bound))
+			delay = msecs_to_jiffies(AIRTIME_RCV_PERIOD_MS);
+	}
+	airtime_rcv_arm(sk, rcv, delay);
+	bh_unlock_sock(sk);
+	sock_put(sk);	/* the reference of this expiry */
+}
+
+static void airtime_rcv_start(struct sock *sk)
+{
+	struct airtime_ca *ca = inet_csk_ca(sk);
+	struct airtime_rcv *rcv;
+
+	if (!READ_ONCE(rcv_clamp))
+		return;
+	rcv = kzalloc(sizeof(*rcv), GFP_ATOMIC);
+	if (!rcv)
+		return;
+	rcv->sk = sk;
+	timer_setup(&rcv->timer, airtime_rcv_timer, 0);
+	atomic_inc(&airtime_rcv_live);
+	ca->rcv = rcv;
+	airtime_rcv_arm(sk, rcv, msecs_to_jiffies(AIRTIME_RCV_PERIOD_MS));
+}
+
+static void airtime_rcv_stop(struct sock *sk)
+{
+	struct airtime_ca *ca = inet_csk_ca(sk);
+	struct airtime_rcv *rcv = ca->rcv;
+
+	if (!rcv)
+		return;
+	ca->rcv = NULL;
+	if (timer_delete(&rcv->timer)) {
+		/* it was pending: its socket reference is ours to drop;
+		 * the caller holds another one
+		 */
+		__sock_put(sk);
+		kfree(rcv);
+		airtime_rcv_put();
+		return;
+	}
+	/*
+	 * Its handler is running: either waiting for the socket lock we
+	 * hold, or (we own the socket from process context) about to re-arm
+	 * it.  The next look at @dead under the lock frees it.
+	 */
+	WRITE_ONCE(rcv->dead, true);
+}
+
+/* ---- tcp_congestion_ops --------------------------------------------- */
+
+static void airtime_init(struct sock *sk)
+{
+	struct airtime_ca *ca = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+
+	memset(ca, 0, sizeof(*ca));
+	ca->cwnd_clamp = tp->snd_cwnd_clamp;
+	ca->gen = atomic_read(&airtime_gen) - 1;	/* compute at once */
+	ca->source = AIRTIME_SRC_NONE;
+	ca->inited = true;
+	if (READ_ONCE(airtime_fb_bound))
+		airtime_rcv_start(sk);
+}
+
+static void airtime_release(struct sock *sk)
+{
+	struct airtime_ca *ca = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+
+	if (!ca->inited)
+		return;
+	airtime_rcv_stop(sk);
+	if (ca->rcv_cap) {
+		airtime_no_cap(ca, AIRTIME_SRC_NONE);
+		ca->gen = atomic_read(&airtime_gen);
+		ca->last_upd = tcp_jiffies32;
+		airtime_rcv_apply(sk);	/* lifts the clamp */
+	}
+	tp->snd_cwnd_clamp = ca->cwnd_clamp;
+	airtime_group_put(ca->grp);
+	ca->grp = NULL;
+	ca->inited = false;
+}
+
+static void airtime_cong_avoid(struct sock *sk, u32 ack, u32 acked)
+{
+	airtime_update(sk);
+	tcp_reno_cong_avoid(sk, ack, acked);
+	airtime_apply_cap(sk);
+}
+
+static u32 airtime_undo_cwnd(struct sock *sk)
+{
+	return min(tcp_reno_undo_cwnd(sk), tcp_sk(sk)->snd_cwnd_clamp);
+}
+
+/*
+ * There is no INET_DIAG attribute for a new congestion control and
+ * union tcp_cc_info holds 20 bytes, so we answer with the BBR layout that
+ * ss(8) already prints: "bbr:(bw:<theta>,mrtt:<RTT_min>)".  The gains are
+ * left 0 so that ss prints nothing misleading; wnd_max = bw * mrtt / mss.
+ * Without a cap (NewReno mode) there is nothing to report.
+ */
+static size_t airtime_get_info(struct sock *sk, u32 ext, int *attr,
+			       union tcp_cc_info *info)
+{
+	const struct airtime_ca *ca = inet_csk_ca(sk);
+
+	if (!ca->theta)
+		return 0;
+	if (ext & (1 << (INET_DIAG_BBRINFO - 1)) ||
+	    ext & (1 << (INET_DIAG_VEGASINFO - 1))) {
+		memset(&info->bbr, 0, sizeof(info->bbr));
+		info->bbr.bbr_bw_lo = ca->theta;
+		info->bbr.bbr_min_rtt = ca->rtt_us;
+		*attr = INET_DIAG_BBRINFO;
+		return sizeof(info->bbr);
+	}
+	return 0;
+}
+
+/*
+ * Never more aggressive than NewReno (a cap only lowers cwnd or rwnd), so,
+ * like reno, it is allowed to unprivileged users and as a netns default.
+ */
+static struct tcp_congestion_ops tcp_airtime __read_mostly = {
+	.flags		= TCP_CONG_NON_RESTRICTED,
+	.init		= airtime_init,
+	.release	= airtime_release,
+	.ssthresh	= tcp_reno_ssthresh,
+	.cong_avoid	= airtime_cong_avoid,
+	.undo_cwnd	= airtime_undo_cwnd,
+	.get_info	= airtime_get_info,
+	.owner		= THIS_MODULE,
+	.name		= "airtime",
+};
+
+/* ---- module parameters ---------------------------------------------- */
+
+#define AIRTIME_UINT_PARAM(name, min, max)				\
+static int airtime_set_##name(const char *val,				\
+			      const struct kernel_param *kp)		\
+{									\
+	return param_set_uint_minmax(val, kp, min, max);		\
+}									\
+static const struct kernel_param_ops airtime_##name##_ops = {		\
+	.set = airtime_set_##name,					\
+	.get = param_get_uint,						\
+}
+
+AIRTIME_UINT_PARAM(n, 1, 16);
+AIRTIME_UINT_PARAM(beacon_tu, 10, 1000);
+AIRTIME_UINT_PARAM(r, 1, 99);
+AIRTIME_UINT_PARAM(b, 1, 8);
+
+module_param_cb(n, &airtime_n_ops, &n, 0644);
+MODULE_PARM_DESC(n, "Observation slot in beacon intervals, 1-16 (3); views older than 2 slots are ignored");
+module_param_cb(beacon_tu, &airtime_beacon_tu_ops, &beacon_tu, 0644);
+MODULE_PARM_DESC(beacon_tu, "Beacon interval in TU, 10-1000 (100)");
+module_param_cb(r, &airtime_r_ops, &r, 0644);
+MODULE_PARM_DESC(r, "Satisfaction threshold r in percent, 1-99 (80)");
+module_param_cb(b, &airtime_b_ops, &b, 0644);
+MODULE_PARM_DESC(b, "TCP segments per TCP ACK (delayed ACK factor), 1-8 (2)");
+module_param(rts, bool, 0644);
+MODULE_PARM_DESC(rts, "Model an RTS/CTS exchange before every data frame (N)");
+module_param(rcv_clamp, bool, 0644);
+MODULE_PARM_DESC(rcv_clamp, "Clamp the advertised window of receiving sockets to wnd_max (Y)");
+
+static const char * const airtime_phy_names[] = {
+	[AIRTIME_PHY_11A] = "11a",
+	[AIRTIME_PHY_11G] = "11g",
+	[AIRTIME_PHY_11G_PROT] = "11g-prot",
+	[AIRTIME_PHY_HT_2GHZ] = "ht2g",
+	[AIRTIME_PHY_HT_5GHZ] = "ht5g",
+};
+
+static int airtime_set_phy(const char *val, const struct kernel_param *kp)
+{
+	int i;
+
+	if (sysfs_streq(val, "auto")) {
+		WRITE_ONCE(phy_std, -1);
+		return 0;
+	}
+	i = sysfs_match_string(airtime_phy_names, val);
+	if (i < 0)
+		return -EINVAL;
+	WRITE_ONCE(phy_std, i);
+	atomic_inc(&airtime_gen);
+	return 0;
+}
+
+static int airtime_get_phy(char *buf, const struct kernel_param *kp)
+{
+	int std = READ_ONCE(phy_std);
+
+	return sysfs_emit(buf, "%s\n", std < 0 ? "auto" :
+			  airtime_phy_names[std]);
+}
+
+static const struct kernel_param_ops airtime_phy_ops = {
+	.set = airtime_set_phy,
+	.get = airtime_get_phy,
+};
+
+module_param_cb(phy, &airtime_phy_ops, NULL, 0644);
+MODULE_PARM_DESC(phy, "PHY timing: auto (11a for legacy rates, ht5g otherwise), 11a, 11g, 11g-prot, ht2g, ht5g");
+
+static int airtime_get_feedback(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n", READ_ONCE(airtime_fb_bound) ?
+			  "mac80211" : "none (NewReno)");
+}
+
+static const struct kernel_param_ops airtime_feedback_ops = {
+	.get = airtime_get_feedback,
+};
+
+module_param_cb(feedback, &airtime_feedback_ops, NULL, 0444);
+MODULE_PARM_DESC(feedback, "Feedback source in use (read only)");
+
+/* The cached views and station groups, one line each (read only) */
+static int airtime_get_views(char *buf, const struct kernel_param *kp)
+{
+	static const char * const src[] = { "ap", "sta-bss-load", "sta-local" };
+	const struct airtime_iface *ifc;
+	const struct airtime_snap *snap;
+	const struct airtime_group *g;
+	int len = 0, bkt, i;
+
+	rcu_read_lock();
+	hash_for_each_rcu(airtime_views, bkt, ifc, node) {
+		snap = rcu_dereference(ifc->snap);
+		if (!snap)
+			continue;
+		len += scnprintf(buf + len, PAGE_SIZE - len,
+				 "view %s ifindex %d seq %u source %s T %u beacon %u busy %u N %u others %u age_ms %llu\n",
+				 ifc->name, ifc->ifindex, snap->seq,
+				 snap->source < ARRAY_SIZE(src) ?
+				 src[snap->source] : "?", snap->slot_us,
+				 snap->beacon_us, snap->busy_us, snap->n_active,
+				 snap->others_us,
+				 div_u64(ktime_get_ns() - snap->stamp_ns,
+					 NSEC_PER_MSEC));
+		for (i = 0; i < snap->n_sta; i++)
+			len += scnprintf(buf + len, PAGE_SIZE - len,
+					 " sta %pM occ %u rate %u\n",
+					 snap->sta[i].addr, snap->sta[i].occ_us,
+					 READ_ONCE(snap->sta[i].rate_kbps));
+	}
+	rcu_read_unlock();
+
+	spin_lock_bh(&airtime_grp_lock);
+	hash_for_each(airtime_groups, bkt, g, node)
+		len += scnprintf(buf + len, PAGE_SIZE - len,
+				 "group %pM M %u seq %u tau_sum %llu unsat %u\n",
+				 g->addr, g->m, g->seq, g->prev_sum_us,
+				 g->prev_unsat);
+	spin_unlock_bh(&airtime_grp_lock);
+	return len;
+}
+
+static const struct kernel_param_ops airtime_views_ops = {
+	.get = airtime_get_views,
+};
+
+module_param_cb(views, &airtime_views_ops, NULL, 0444);
+MODULE_PARM_DESC(views, "Cached mac80211 airtime views and station groups (read only)");
+
+/* ---- module ---------------------------------------------------------- */
+
+static int __init airtime_register(void)
+{
+	int ret;
+
+	BUILD_BUG_ON(sizeof(struct airtime_ca) > ICSK_CA_PRIV_SIZE);
+
+	ret = register_module_notifier(&airtime_module_nb);
+	if (ret)
+		return ret;
+	airtime_fb_bind();
+	ret = tcp_register_congestion_control(&tcp_airtime);
+	if (ret) {
+		unregister_module_notifier(&airtime_module_nb);
+		cancel_work_sync(&airtime_bind_work);
+		airtime_fb_unbind();
+		return ret;
+	}
+	if (!READ_ONCE(airtime_fb_bound))
+		pr_info("no mac80211 airtime feedback, behaving as NewReno\n");
+	return 0;
+}
+
+static void __exit airtime_unregister(void)
+{
+	tcp_unregister_congestion_control(&tcp_airtime);
+	unregister_module_notifier(&airtime_module_nb);
+	cancel_work_sync(&airtime_bind_work);
+	airtime_fb_unbind();
+	/* receiver timers still finishing after their socket's release */
+	wait_var_event(&airtime_rcv_live, !atomic_read(&airtime_rcv_live));
+	synchronize_rcu();
+	rcu_barrier();
+}
+
+module_init(airtime_register);
+module_exit(airtime_unregister);
+
+MODULE_AUTHOR("airqueue");
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("TCP airtime: channel occupancy time based rate control for 802.11");

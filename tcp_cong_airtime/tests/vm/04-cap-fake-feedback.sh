@@ -1,0 +1,198 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# tcp_airtime's cap, end to end, fed by a synthetic airtime view: the test
+# module airtime_fakefb (tests/vm/fakefb/) exports the patched mac80211's
+# feedback registration and pushes a view for the veth "aqv0" every slot.
+#
+# View: T = 307200 us, beacons 7200 us, N = 2; us at 6 Mbit/s with t = 0,
+# the other station at 150000 us.  (1) 300000 us, (2) 150000 each, the other
+# one is unsatisfied, we are satisfied: t_avail_x = 150000 (5).  Our single
+# connection gets 150000 us, plus at most the station's unused 150000 if it
+# is unsatisfied itself (9): tau_avail in [150000, 300000].
+# 802.11a timing at 6 Mbit/s, MSS 1448 (+52 B headers), b = 2:
+#   T_data(1500 B) = 34 + 67.5 + 2076 + 16 + 44 = 2237.5 us
+#   T_data(52 B)   = 34 + 67.5 +  144 + 16 + 44 =  305.5 us
+#   T_TCP = 2 * 2237.5 + 305.5 = 4780.5 us                       (11)
+#   theta = 150000 / 4780.5 * 2896 B / 0.3072 s = 295797 B/s     (10)
+#           (591594 B/s for 300000 us): 2.37-4.73 Mbit/s
+#   wnd_max at RTT_min ~ 40 ms = 8-16 segments                   (13)
+# At 54 Mbit/s: T_TCP = 2 * 397.5 + 181.5 = 976.5 us, theta = 1448118 B/s,
+# wnd_max = 40 segments and more.
+set -u
+. "$AQ_TOP/testbed/lib/guest.sh"
+
+if lsmod | grep -q '^mac80211 '; then
+	echo "1..0 # SKIP mac80211 is loaded: the fake feedback would clash with it"
+	exit 0
+fi
+src="$AQ_TOP/tcp_cong_airtime/tests/vm/fakefb"
+# Built in the guest's tmpfs: the build tree is read-only in the guest.
+bld="$AQ_TMP/fakefb"
+ko="$bld/airtime_fakefb.ko"
+# fakefb exports the symbols of the patched mac80211: it cannot load beside it.
+modprobe -r mac80211_hwsim mac80211 2>/dev/null
+if [ ! -f "$ko" ] || [ "$src/airtime_fakefb.c" -nt "$ko" ]; then
+	mkdir -p "$bld" && cp "$src/airtime_fakefb.c" "$bld/" &&
+		sed "s|-I\$(src)/../../../../include|-I$AQ_TOP/include|" "$src/Kbuild" >"$bld/Kbuild" &&
+		make -s -C "/lib/modules/$KVER/build" M="$bld" modules >"$AQ_TMP/fakefb-build.log" 2>&1
+fi
+if [ ! -f "$ko" ]; then
+	echo "1..1"
+	echo "not ok 1 - build the test-only module airtime_fakefb"
+	echo "# $(tail -n 3 "$AQ_TMP/fakefb-build.log" 2>/dev/null | tr '\n' ' ')"
+	exit 1
+fi
+
+tap_plan 19
+par=/sys/module/tcp_airtime/parameters
+
+modprobe -r tcp_airtime 2>/dev/null
+netns_new b || exit 1
+ip link add aqv0 type veth peer name vb netns b || exit 1
+ip addr add 10.7.0.1/24 dev aqv0 && ip link set aqv0 up
+ip -n b addr add 10.7.0.2/24 dev vb && ip -n b link set vb up
+tc qdisc replace dev aqv0 root netem delay 20ms rate 50mbit limit 1000
+netem b vb delay 20ms
+peer=$(ip -n b -br link show vb | awk '{print $3}')
+own=$(ip -br link show aqv0 | awk '{print $3}')
+ping -c 2 -W 2 10.7.0.2 >/dev/null
+iperf3_server b >/dev/null
+
+# snd_cwnd of sockets to 10.7.0.2:5201 (0200070A:1451) from /proc/net/tcp,
+# largest first, with bash builtins only (the guest spawns processes slowly)
+proc_cwnd() {
+	local sl l rem st f max=0
+	while read -r sl l rem st f; do
+		[ "$rem" = 0200070A:1451 ] && [ "$st" = 01 ] || continue
+		f=($f)
+		[ "${f[11]}" -gt "$max" ] && max=${f[11]}
+	done </proc/net/tcp
+	[ "$max" -gt 0 ] && echo "$max"
+}
+exec {nap}<> <(:)	# read -t on it: a sleep without a process
+
+# run NAME IPERF-ARGS...: iperf3 from the initial netns; cwnd sampled every
+# 100 ms, ss (with the cap) every 500 ms
+run() {
+	local name=$1 pid i=0
+	shift
+	: >"$AQ_TMP/$name.ss"
+	: >"$AQ_TMP/$name.cwnd"
+	iperf3 -c 10.7.0.2 -J "$@" >"$AQ_TMP/$name.json" 2>&1 &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		proc_cwnd >>"$AQ_TMP/$name.cwnd"
+		if [ $((i++ % 5)) = 2 ]; then
+			ss -tin state established dst 10.7.0.2 dport = :5201 >>"$AQ_TMP/$name.ss" 2>/dev/null
+		fi
+		read -r -t 0.1 -u "$nap"
+	done
+	wait "$pid"
+}
+# "samples violations": ss lines with a cap whose cwnd exceeds
+# wnd_max = max(2, floor(bw / 8 * mrtt / mss)), from the same line
+cap_check() {
+	awk '/bbr:\(bw:[0-9]+bps/ {
+		match($0, / cwnd:[0-9]+/); c = substr($0, RSTART + 6, RLENGTH - 6)
+		match($0, / mss:[0-9]+/); m = substr($0, RSTART + 5, RLENGTH - 5)
+		match($0, /bbr:\(bw:[0-9]+/); bw = substr($0, RSTART + 8, RLENGTH - 8)
+		match($0, /mrtt:[0-9.]+/); rt = substr($0, RSTART + 5, RLENGTH - 5)
+		w = int(bw / 8 * (rt + 0.001) / 1000 / m); if (w < 2) w = 2
+		n++; if (c + 0 > w) { bad++; if (bad == 1) print "first: cwnd " c " > " w > "/dev/stderr" }
+	} END { printf "%d %d\n", n, bad }' "$AQ_TMP/$1.ss"
+}
+max_cwnd() { sort -n "$AQ_TMP/$1.cwnd" | tail -n 1; }
+bw_range() { # "min max" of ss's bbr bw in Mbit/s (ss -n prints bit/s)
+	grep -o 'bbr:(bw:[0-9.]*[kKMG]*bps' "$AQ_TMP/$1.ss" | sed 's/bbr:(bw://; s/bps//' |
+		awk '{ v = $1 + 0; if ($1 ~ /[kK]$/) v /= 1000; else if ($1 ~ /G$/) v *= 1000;
+		       else if ($1 ~ /[0-9]$/) v /= 1e6;
+		       if (n == 0 || v < lo) lo = v; if (v > hi) hi = v; n++ }
+		     END { if (n) printf "%.2f %.2f", lo, hi; else print "- -" }'
+}
+
+# 1. reference: reno, uncapped
+run reno -C reno -t 12
+ref_cwnd=$(max_cwnd reno)
+ref_mbps=$(iperf3_mbps "$AQ_TMP/reno.json" received)
+tap_in_range "$ref_cwnd" 20 100000 "reference reno grows cwnd beyond the cap to come"
+
+# 2. bind to the fake feedback
+insmod "$ko" ifname=aqv0 source=0 n_active=2 period_ms=307 \
+	addrs="$peer,02:00:00:00:00:99" occ=0,150000 rate=6000,54000
+ok modprobe tcp_airtime -- "tcp_airtime loads after the feedback provider"
+tap_is "$(cat $par/feedback)" mac80211 "feedback bound"
+sleep 0.7
+grep -q "view aqv0 .*source ap T 307200 beacon 7200" $par/views &&
+	tap_ok "view of aqv0 cached" || tap_fail "view of aqv0 cached" "$(head -n 3 $par/views)"
+
+# 3. sender cap at 6 Mbit/s
+run cap6 -C airtime -t 12
+c6=$(max_cwnd cap6)
+m6=$(iperf3_mbps "$AQ_TMP/cap6.json" received)
+read -r bw_lo bw_hi < <(bw_range cap6)
+tap_diag "reno: cwnd max $ref_cwnd, $ref_mbps Mbit/s; airtime 6 Mbit/s view: cwnd max $c6, $m6 Mbit/s, ss bw $bw_lo-$bw_hi Mbit/s" \
+	"$(grep -m1 -o 'bbr:([^)]*)' "$AQ_TMP/cap6.ss")" "$(grep '^group' $par/views)"
+read -r n_s n_bad < <(cap_check cap6)
+tap_in_range "$n_s" 3 100000 "ss samples with a cap"
+tap_is "$n_bad" 0 "in every sample cwnd <= wnd_max = bw * mrtt / mss ($n_s samples)"
+n6=$(wc -l <"$AQ_TMP/cap6.cwnd")
+tap_in_range "$c6" 2 20 "largest of $n6 cwnd samples: 8-16 segments at RTT_min 40 ms (+25% RTT_min in a loaded guest)"
+tap_in_range "$bw_lo" 2.3 4.8 "ss reports theta (bw) within 2.37-4.73 Mbit/s (low end)"
+tap_in_range "$bw_hi" 2.3 4.8 "ss reports theta (bw) within 2.37-4.73 Mbit/s (high end)"
+tap_in_range "$m6" 1.0 5.2 "throughput limited to about theta"
+grep -q '^group ..:..:..:..:..:.. M 0' $par/views &&
+	tap_fail "group released" || tap_ok "no group left with M = 0"
+
+# 4. event D: a faster PHY rate raises the cap
+echo 54000,54000 >/sys/module/airtime_fakefb/parameters/rate
+sleep 0.7
+run cap54 -C airtime -t 12
+c54=$(max_cwnd cap54)
+m54=$(iperf3_mbps "$AQ_TMP/cap54.json" received)
+tap_diag "airtime 54 Mbit/s view: cwnd max $c54, $m54 Mbit/s"
+tap_in_range "$c54" 30 100000 "cap follows the PHY rate (54 Mbit/s: >= 40 segments)"
+
+# 5. receiver clamp: our station's own view (source sta-bss-load), a
+#    NewReno sender in netns b (no view there) limited by our rwnd
+echo 6000,6000 >/sys/module/airtime_fakefb/parameters/rate
+echo 1 >/sys/module/airtime_fakefb/parameters/source
+rmmod airtime_fakefb
+modprobe -r tcp_airtime
+insmod "$ko" ifname=aqv0 source=1 n_active=2 period_ms=307 addrs="$own" occ=0 rate=6000
+modprobe tcp_airtime
+sleep 0.7
+run rcv -C airtime -R -t 12
+mr=$(iperf3_mbps "$AQ_TMP/rcv.json" received)
+echo 0 >$par/rcv_clamp
+run rcv0 -C airtime -R -t 12
+mr0=$(iperf3_mbps "$AQ_TMP/rcv0.json" received)
+echo 1 >$par/rcv_clamp
+tap_diag "download with receiver clamp: $mr Mbit/s; rcv_clamp=0: $mr0 Mbit/s" \
+	"$(grep -m1 -o 'rcv_ssthresh:[0-9]*' "$AQ_TMP/rcv.ss") $(grep -m1 -o 'rcv_space:[0-9]*' "$AQ_TMP/rcv.ss")"
+tap_in_range "$mr" 1.0 5.5 "receiver clamp limits a NewReno sender to about theta"
+tap_in_range "$mr0" 8 1000 "without the clamp the same download is not limited"
+
+# 6. provider goes away under running connections, then unload
+iperf3 -c 10.7.0.2 -C airtime -t 120 -P 2 -J >"$AQ_TMP/gone.json" 2>&1 &
+pid=$!
+for i in $(seq 60); do
+	grep -q '^group' $par/views && break
+	sleep 0.5
+done
+ok rmmod airtime_fakefb -- "feedback provider unloads under capped connections (->detach(NULL))"
+tap_is "$(cat $par/feedback)" "none (NewReno)" "back to NewReno"
+sleep 2
+kill -INT "$pid"
+wait "$pid"
+bytes=$(jq -r '.end.sum_sent.bytes' "$AQ_TMP/gone.json" 2>/dev/null)
+tap_in_range "$bytes" 1 1e15 "connections survive the provider's departure (bytes moved)"
+sleep 1
+ok modprobe -r tcp_airtime -- "tcp_airtime unloads afterwards"
+if dmesg | grep -E -q 'BUG:|WARNING:|Oops|refcount_t|use-after'; then
+	tap_fail "no kernel warning" "$(dmesg | grep -E 'BUG:|WARNING:|Oops|refcount_t' | head -n 2)"
+else
+	tap_ok "no kernel warning"
+fi
+ip link del aqv0 2>/dev/null
+tap_done
