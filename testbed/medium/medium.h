@@ -1,0 +1,323 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * airqueue medium: a discrete-event 802.11 medium for mac80211_hwsim.
+ *
+ * One clock (nanoseconds: CLOCK_MONOTONIC in live mode, virtual in
+ * simulation), one event heap.  Backoff is computed in closed form from the
+ * time the medium became idle, never by per-slot timers.  See
+ * Documentation/testbed/medium.rst for the model and its equations.
+ */
+#ifndef AQ_MEDIUM_H
+#define AQ_MEDIUM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define AQ_NS_PER_US	1000LL
+#define AQ_NS_PER_S	1000000000LL
+
+#define AQ_MAX_RADIOS		128
+#define AQ_NUM_AC		4
+#define AQ_MAX_RATES		4
+#define AQ_AMPDU_MAX_SUB	64
+#define AQ_AMPDU_MAX_BYTES	65535
+#define AQ_AMPDU_MAX_NS		(4000 * AQ_NS_PER_US)
+#define AQ_DST_BCAST		(-2)
+#define AQ_DST_UNKNOWN		(-1)
+#define AQ_FCS_LEN		4
+#define AQ_ACK_LEN		14
+#define AQ_CTS_LEN		14
+#define AQ_RTS_LEN		20
+#define AQ_BA_LEN		32	/* compressed Block Ack */
+
+/* access categories, index order = priority order */
+enum aq_ac { AQ_AC_BK, AQ_AC_BE, AQ_AC_VI, AQ_AC_VO };
+
+/* ------------------------------------------------------------------ PHY */
+
+enum aq_std { AQ_STD_B, AQ_STD_G, AQ_STD_A, AQ_STD_N24, AQ_STD_N5, AQ_STD_CUSTOM };
+enum aq_mod { AQ_MOD_DSSS, AQ_MOD_OFDM, AQ_MOD_HT, AQ_MOD_CUSTOM };
+
+struct aq_rate {
+	enum aq_mod mod;
+	unsigned int kbps;	/* PHY data rate, kbit/s */
+	unsigned int ndbps;	/* OFDM/HT data bits per symbol */
+	uint8_t mcs, nss;	/* HT only */
+	bool bw40, sgi;		/* HT only */
+	bool short_preamble;	/* DSSS/CCK only */
+	bool sig_ext;		/* 2.4 GHz OFDM/HT: 6 us signal extension */
+	double snr10_db;	/* SNR giving 10 % PER on 1000 octets */
+	int legacy_idx;		/* index into hwsim's band table, for rx rate */
+};
+
+struct aq_phy {
+	enum aq_std std;
+	int64_t slot, sifs, prop, ack_timeout, plcp_custom;	/* ns */
+	unsigned int cwmin, cwmax;
+	unsigned int custom_kbps;
+	bool use_eifs;
+	bool resume_decrement;
+	bool capture;
+	bool ampdu;
+	bool edca;
+	unsigned int rts_threshold;	/* MPDU octets incl. FCS; above -> RTS */
+	double per_slope;		/* logistic slope, 1/dB */
+};
+
+int aq_phy_defaults(struct aq_phy *phy, enum aq_std std);
+int64_t aq_difs(const struct aq_phy *phy);
+int64_t aq_eifs(const struct aq_phy *phy);
+int64_t aq_txtime(const struct aq_phy *phy, const struct aq_rate *r,
+		  unsigned int bytes);
+int aq_rate_legacy(const struct aq_phy *phy, unsigned int kbps,
+		   bool short_preamble, struct aq_rate *r);
+int aq_rate_ht(const struct aq_phy *phy, unsigned int mcs, bool bw40,
+	       bool sgi, struct aq_rate *r);
+int aq_rate_from_hwsim(const struct aq_phy *phy, unsigned int freq, int idx,
+		       unsigned int flags, struct aq_rate *r);
+void aq_ctrl_rate(const struct aq_phy *phy, const struct aq_rate *data,
+		  struct aq_rate *ctrl);
+double aq_per(const struct aq_phy *phy, const struct aq_rate *r,
+	      double snr_db, unsigned int bytes);
+unsigned int aq_ampdu_sub_len(unsigned int mpdu_len, bool last);
+const char *aq_std_name(enum aq_std std);
+
+/* -------------------------------------------------------------- frames */
+
+struct aq_txrate {
+	int8_t idx;
+	uint8_t count;
+	uint16_t flags;		/* HWSIM_TX_RC_* */
+};
+
+struct aq_frame {
+	struct aq_frame *next;
+	int src;			/* radio index */
+	int dst;			/* radio index or AQ_DST_* */
+	uint8_t ra[6];
+	unsigned int len;		/* MPDU octets including FCS */
+	unsigned int payload;		/* octets counted as goodput */
+	uint8_t tid, ac;
+	bool qos_data, no_ack, ampdu_ok;
+	uint32_t hwsim_flags;
+	uint32_t nav_us;		/* duration field (NAV) */
+	unsigned int freq;
+	struct aq_txrate rates[AQ_MAX_RATES];
+	uint8_t used[AQ_MAX_RATES];	/* attempts used per rate entry */
+	unsigned int attempts;
+	uint64_t cookie;
+	int64_t enq_time;
+	int64_t airtime;		/* ns of air charged to this frame */
+	uint8_t ampdu_len, ampdu_acked;	/* A-MPDU described on its status */
+	bool in_ampdu;			/* last attempt was in an A-MPDU */
+	void *data;			/* live: the 802.11 frame, no FCS */
+	unsigned int data_len;
+	int flow;			/* sim: traffic flow index, -1 none */
+};
+
+/* ---------------------------------------------------------- transmissions */
+
+enum aq_kind { AQ_TX_DATA, AQ_TX_RTS, AQ_TX_CTS, AQ_TX_ACK, AQ_TX_BA };
+
+struct aq_tx {
+	struct aq_tx *next_free;
+	int src, dst;			/* dst: radio, or AQ_DST_* */
+	enum aq_kind kind;
+	int ac;
+	int64_t start, end;
+	unsigned int freq;
+	struct aq_rate rate;
+	unsigned int bytes;		/* PSDU octets */
+	int64_t nav;			/* ns, NAV set in third parties */
+	unsigned int nfr;
+	struct aq_frame *fr[AQ_AMPDU_MAX_SUB];
+	uint64_t ok_mask;		/* DATA: subframes the receiver got */
+	bool ampdu;
+	bool interfered;		/* dst saw an overlapping signal */
+	bool done;			/* SIG_END processed */
+	int refs;
+	struct aq_tx *data;		/* CTS/ACK/BA: the DATA/RTS it answers */
+	uint64_t id;
+	uint32_t src_epoch;
+	uint64_t heard[AQ_MAX_RADIOS / 64];	/* radios the signal reached */
+	uint64_t above[AQ_MAX_RADIOS / 64];	/* ... above their CCA level */
+	uint64_t overlapped[AQ_MAX_RADIOS / 64];/* lock saw another signal */
+};
+
+/* --------------------------------------------------------------- radios */
+
+struct aq_ac_stats {
+	uint64_t attempts, successes, failures, collisions, discards;
+	uint64_t internal_collisions, rts_attempts, rts_failures;
+	uint64_t frames, ampdus, ampdu_subframes, bytes_ok, payload_ok;
+	int64_t airtime;		/* ns on air of own DATA/RTS */
+	int64_t queue_delay_sum;	/* ns, enqueue -> final status */
+};
+
+struct aq_ac_state {
+	struct aq_frame *head, *tail;
+	unsigned int qlen;
+	unsigned int aifsn, cwmin, cwmax, cw;
+	int backoff;			/* slots left as of radio idle_ref */
+	struct aq_ac_stats st;
+};
+
+struct aq_radio {
+	bool present;
+	char name[32];
+	uint8_t addr[6];		/* hwsim radio address (addresses[1]) */
+	uint8_t (*maddr)[6];		/* further receive addresses */
+	unsigned int n_maddr, cap_maddr;
+	int hwsim_index;
+	double pos[3];
+	double tx_power_dbm, noise_dbm, cca_dbm;
+	unsigned int freq;		/* 0: not yet known, hears all */
+	struct aq_ac_state ac[AQ_NUM_AC];
+
+	/* carrier sense */
+	int n_sig;			/* signals above CCA arriving */
+	int n_heard;			/* signals arriving at all */
+	bool txing, waiting, eifs;
+	int64_t nav_end, sense_idle_since, idle_ref, access_floor;
+	bool med_idle, contend;
+	uint64_t access_gen;
+	int64_t access_at;
+	/* reception */
+	double pwr_mw;			/* total power arriving */
+	struct aq_tx *rx_tx;
+	double rx_sig_mw, rx_interf_max_mw;
+	bool rx_bad;
+	uint32_t epoch;
+	/* exchange in progress */
+	int64_t exch_start;
+	struct aq_tx *cur;		/* our DATA (or RTS-protected DATA) */
+	bool resp_incoming, await_cts;
+	uint64_t wait_gen;
+
+	/* stats */
+	int64_t created, busy_ns, busy_since, tx_ns, rx_ns;
+	int64_t *sta_airtime;		/* [AQ_MAX_RADIOS] ns toward each dst */
+	uint64_t rx_frames, rx_errors, tx_responses;
+	bool backlogged;
+};
+
+/* ---------------------------------------------------------------- links */
+
+struct aq_link {
+	double rx_dbm;		/* power at b from a */
+	double mw;
+	double ber;
+	bool set;		/* explicit (not from path loss) */
+};
+
+struct aq_channel {
+	int model;		/* 0 log-distance, 1 snr matrix only */
+	double pl0_db, d0_m, exponent;
+	double noise_dbm, cca_dbm, tx_power_dbm;
+	double ber;
+	double default_snr_db;	/* snr model: pairs not listed */
+};
+
+/* ------------------------------------------------------------- events */
+
+enum aq_ev_type {
+	AQ_EV_ACCESS, AQ_EV_TX_BEGIN, AQ_EV_TX_END, AQ_EV_SIG_START,
+	AQ_EV_SIG_END, AQ_EV_TIMEOUT, AQ_EV_NAV_END, AQ_EV_TIMER,
+};
+
+struct aq_event {
+	int64_t t;
+	uint64_t seq;
+	uint8_t type;
+	int radio;
+	uint64_t gen;
+	struct aq_tx *tx;
+};
+
+struct aq_medium;
+
+struct aq_ops {
+	/* a frame's final status; the core frees the frame afterwards */
+	void (*tx_status)(struct aq_medium *m, struct aq_frame *f, bool acked);
+	/* a frame received by radio rx */
+	void (*deliver)(struct aq_medium *m, struct aq_frame *f, int rx,
+			double signal_dbm, const struct aq_rate *rate,
+			int64_t airtime);
+	/* AQ_EV_TIMER fired (sim traffic generators) */
+	void (*timer)(struct aq_medium *m, int arg, uint64_t gen);
+	void *priv;
+};
+
+struct aq_global_stats {
+	uint64_t events, transmissions, frames_in, unknown_radio_frames;
+	uint64_t unknown_msgs, bad_msgs, dropped_dead_radio, nl_errors;
+	uint64_t same_slot_collisions;
+	uint64_t kern_err_frame, kern_err_txinfo, nl_rx_overflows;
+	int64_t max_late_ns;
+	uint64_t late_events;
+	int64_t contend_area;		/* integral of contending radios, ns */
+	int64_t contend_since;
+	unsigned int contending;
+	uint64_t contend_hist_ns[AQ_MAX_RADIOS + 1];
+};
+
+struct aq_medium {
+	struct aq_phy phy;
+	struct aq_channel chan;
+	struct aq_radio radio[AQ_MAX_RADIOS];
+	unsigned int n_radios;		/* slots used (some may be !present) */
+	struct aq_link link[AQ_MAX_RADIOS][AQ_MAX_RADIOS];
+	int64_t now;
+	int64_t t0;
+	struct aq_event *heap;
+	unsigned int heap_len, heap_cap;
+	uint64_t seq;
+	uint64_t rng[4];
+	struct aq_tx *tx_free;
+	uint64_t tx_id;
+	struct aq_tx *active[4 * AQ_MAX_RADIOS];
+	unsigned int n_active;
+	unsigned int default_edca[AQ_NUM_AC][3];	/* aifsn, cwmin, cwmax */
+	struct aq_ops ops;
+	FILE *trace;
+	struct aq_global_stats st;
+	int64_t last_tx_start;		/* for same-slot collision counting */
+	int last_tx_src;
+};
+
+/* core.c */
+void aq_init(struct aq_medium *m, const struct aq_phy *phy, uint64_t seed);
+void aq_fini(struct aq_medium *m);
+int aq_radio_add(struct aq_medium *m, const char *name, const uint8_t *addr);
+void aq_radio_remove(struct aq_medium *m, int r);
+void aq_radio_flush(struct aq_medium *m, int r);
+void aq_set_clock(struct aq_medium *m, int64_t t);
+int aq_radio_by_addr(struct aq_medium *m, const uint8_t *addr);
+int aq_radio_by_name(struct aq_medium *m, const char *name);
+int aq_radio_add_maddr(struct aq_medium *m, int r, const uint8_t *addr);
+void aq_radio_del_maddr(struct aq_medium *m, int r, const uint8_t *addr);
+void aq_radio_set_edca(struct aq_medium *m, int r, int ac, unsigned int aifsn,
+		       unsigned int cwmin, unsigned int cwmax);
+void aq_links_update(struct aq_medium *m);
+void aq_link_set_snr(struct aq_medium *m, int a, int b, double snr_db);
+struct aq_frame *aq_frame_alloc(void);
+void aq_frame_free(struct aq_frame *f);
+void aq_enqueue(struct aq_medium *m, struct aq_frame *f);
+int64_t aq_next_event_time(struct aq_medium *m);
+void aq_run_until(struct aq_medium *m, int64_t t);
+void aq_timer(struct aq_medium *m, int64_t t, int arg, uint64_t gen);
+void aq_stats_flush(struct aq_medium *m);
+uint64_t aq_rand(struct aq_medium *m);
+double aq_randf(struct aq_medium *m);
+int aq_rate_entry(const struct aq_frame *f);
+unsigned int aq_total_tries(const struct aq_frame *f);
+void aq_report_rates(const struct aq_frame *f, struct aq_txrate *out);
+int aq_frame_rate(struct aq_medium *m, const struct aq_frame *f,
+		  struct aq_rate *r);
+int aq_ac_of_tid(unsigned int tid);
+
+/* stats.c */
+void aq_stats_json(struct aq_medium *m, FILE *out);
+
+#endif /* AQ_MEDIUM_H */

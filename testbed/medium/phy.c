@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * PHY timing, rate tables and the PER model of the airqueue medium.
+ *
+ * TXTIME formulas follow IEEE 802.11-2016:
+ *   DSSS/CCK (clause 15/16): PLCP (192 us long, 96 us short preamble)
+ *     + ceil(8 L / R) us.
+ *   OFDM (clause 17): 20 us preamble+SIGNAL + 4 us * ceil((16 + 8 L + 6) /
+ *     N_DBPS), + 6 us signal extension on 2.4 GHz (ERP-OFDM, clause 18).
+ *   HT mixed format (clause 19): 20 (L-STF, L-LTF, L-SIG) + 8 (HT-SIG)
+ *     + 4 (HT-STF) + 4 N_LTF, then N_SYM symbols of 4 us (long GI) or
+ *     4 * ceil(3.6 N_SYM / 4) us (short GI); N_SYM = ceil((16 + 8 L +
+ *     6 N_ES) / N_DBPS), N_ES = 1.
+ *
+ * PER: logistic waterfall per rate, anchored at the SNR giving 10 % PER on
+ * a 1000-octet PSDU (the 802.11 minimum-sensitivity definition):
+ *   PER_1000(s) = 1 / (1 + 9 exp(k (s - s10)))
+ *   PER_L       = 1 - (1 - PER_1000)^(L / 1000)
+ */
+#include <math.h>
+#include <string.h>
+#include "medium.h"
+#include "hwsim_proto.h"
+
+#define US(x) ((int64_t)(x) * AQ_NS_PER_US)
+
+/* hwsim_rates[] of mac80211_hwsim.c: 2.4 GHz uses all, 5 GHz from index 4 */
+static const unsigned int hwsim_kbps[] = {
+	1000, 2000, 5500, 11000, 6000, 9000, 12000, 18000, 24000, 36000,
+	48000, 54000,
+};
+
+/* SNR (dB) for 10 % PER, 1000 octets.  OFDM/HT: 802.11 minimum input
+ * sensitivity (17.3.10.2, 19.3.19.2) minus a -91 dBm noise floor
+ * (thermal -101 dBm in 20 MHz + 10 dB noise figure).  DSSS/CCK: typical
+ * receiver figures (the standard only gives -76 dBm for 11 Mbit/s). */
+static const struct { unsigned int kbps; double snr10; } legacy_snr[] = {
+	{ 1000, 1 }, { 2000, 4 }, { 5500, 7 }, { 11000, 10 },
+	{ 6000, 9 }, { 9000, 10 }, { 12000, 12 }, { 18000, 14 },
+	{ 24000, 17 }, { 36000, 21 }, { 48000, 25 }, { 54000, 26 },
+};
+static const double ht_snr10[8] = { 9, 12, 14, 17, 21, 25, 26, 27 };
+static const unsigned int ht_ndbps20[8] = { 26, 52, 78, 104, 156, 208, 234, 260 };
+static const unsigned int ht_ndbps40[8] = { 54, 108, 162, 216, 324, 432, 486, 540 };
+static const unsigned int ofdm_kbps[8] = { 6000, 9000, 12000, 18000, 24000,
+					   36000, 48000, 54000 };
+
+const char *aq_std_name(enum aq_std std)
+{
+	static const char * const n[] = { "b", "g", "a", "n24", "n5", "custom" };
+
+	return std <= AQ_STD_CUSTOM ? n[std] : "?";
+}
+
+static bool band24(const struct aq_phy *phy)
+{
+	return phy->std == AQ_STD_B || phy->std == AQ_STD_G ||
+	       phy->std == AQ_STD_N24;
+}
+
+int aq_phy_defaults(struct aq_phy *phy, enum aq_std std)
+{
+	memset(phy, 0, sizeof(*phy));
+	phy->std = std;
+	phy->prop = US(1);
+	phy->use_eifs = true;
+	phy->resume_decrement = true;
+	phy->ampdu = true;
+	phy->edca = true;
+	phy->rts_threshold = 65535;
+	phy->per_slope = 2.0;
+	phy->cwmax = 1023;
+	switch (std) {
+	case AQ_STD_B:
+		phy->slot = US(20);
+		phy->sifs = US(10);
+		phy->cwmin = 31;
+		/* ACKTimeout = SIFS + slot + aRxPHYStartDelay (192 us) */
+		phy->ack_timeout = US(10 + 20 + 192);
+		break;
+	case AQ_STD_G:
+	case AQ_STD_N24:
+		/* ERP short slot; SIFS 10 us (+6 us signal extension in TXTIME) */
+		phy->slot = US(9);
+		phy->sifs = US(10);
+		phy->cwmin = 15;
+		phy->ack_timeout = US(16 + 9 + 25);
+		break;
+	case AQ_STD_A:
+	case AQ_STD_N5:
+		phy->slot = US(9);
+		phy->sifs = US(16);
+		phy->cwmin = 15;
+		phy->ack_timeout = US(16 + 9 + 25);
+		break;
+	case AQ_STD_CUSTOM:
+		/* Bianchi (2000), Table II */
+		phy->slot = US(50);
+		phy->sifs = US(28);
+		phy->cwmin = 31;
+		phy->custom_kbps = 1000;
+		phy->plcp_custom = US(128);
+		phy->ack_timeout = US(28 + 50);
+		break;
+	default:
+		return -1;
+	}
+	return 0;
+}
+
+int64_t aq_difs(const struct aq_phy *phy)
+{
+	return phy->sifs + 2 * phy->slot;
+}
+
+static int64_t ceil_div(int64_t a, int64_t b)
+{
+	return (a + b - 1) / b;
+}
+
+int64_t aq_txtime(const struct aq_phy *phy, const struct aq_rate *r,
+		  unsigned int bytes)
+{
+	int64_t bits = 8LL * bytes, t, nsym;
+
+	switch (r->mod) {
+	case AQ_MOD_CUSTOM:
+		return phy->plcp_custom + ceil_div(bits * 1000000LL, r->kbps);
+	case AQ_MOD_DSSS:
+		t = r->short_preamble ? US(96) : US(192);
+		/* ceil(8L/R) in whole microseconds */
+		return t + US(ceil_div(bits * 1000, r->kbps));
+	case AQ_MOD_OFDM:
+		nsym = ceil_div(16 + bits + 6, r->ndbps);
+		return US(20) + US(4) * nsym + (r->sig_ext ? US(6) : 0);
+	case AQ_MOD_HT:
+		nsym = ceil_div(16 + bits + 6, r->ndbps);
+		t = US(20 + 8 + 4) + US(4) * (r->nss == 2 ? 2 : 1);
+		if (r->sgi)
+			t += US(4) * ceil_div(36 * nsym, 40);
+		else
+			t += US(4) * nsym;
+		return t + (r->sig_ext ? US(6) : 0);
+	}
+	return 0;
+}
+
+int64_t aq_eifs(const struct aq_phy *phy)
+{
+	struct aq_rate r;
+
+	/* EIFS = SIFS + ACK at the lowest mandatory rate + DIFS */
+	if (phy->std == AQ_STD_A || phy->std == AQ_STD_N5)
+		aq_rate_legacy(phy, 6000, false, &r);
+	else if (phy->std == AQ_STD_CUSTOM)
+		aq_rate_legacy(phy, phy->custom_kbps, false, &r);
+	else
+		aq_rate_legacy(phy, 1000, false, &r);
+	return phy->sifs + aq_txtime(phy, &r, AQ_ACK_LEN) + aq_difs(phy);
+}
+
+int aq_rate_legacy(const struct aq_phy *phy, unsigned int kbps,
+		   bool short_preamble, struct aq_rate *r)
+{
+	unsigned int i;
+
+	memset(r, 0, sizeof(*r));
+	r->kbps = kbps;
+	r->legacy_idx = 0;
+	if (phy->std == AQ_STD_CUSTOM) {
+		r->mod = AQ_MOD_CUSTOM;
+		r->snr10_db = 1;
+		return 0;
+	}
+	for (i = 0; i < sizeof(legacy_snr) / sizeof(legacy_snr[0]); i++)
+		if (legacy_snr[i].kbps == kbps)
+			break;
+	if (i == sizeof(legacy_snr) / sizeof(legacy_snr[0]))
+		return -1;
+	r->snr10_db = legacy_snr[i].snr10;
+	r->legacy_idx = band24(phy) ? (int)i : (int)i - 4;
+	if (i < 4) {
+		if (!band24(phy))
+			return -1;
+		r->mod = AQ_MOD_DSSS;
+		r->short_preamble = short_preamble && kbps != 1000;
+		return 0;
+	}
+	r->mod = AQ_MOD_OFDM;
+	r->ndbps = kbps * 4 / 1000;
+	r->sig_ext = band24(phy);
+	return 0;
+}
+
+int aq_rate_ht(const struct aq_phy *phy, unsigned int mcs, bool bw40,
+	       bool sgi, struct aq_rate *r)
+{
+	unsigned int m = mcs & 7, nss = mcs / 8 + 1;
+
+	if (mcs > 15)
+		return -1;
+	memset(r, 0, sizeof(*r));
+	r->mod = AQ_MOD_HT;
+	r->mcs = mcs;
+	r->nss = nss;
+	r->bw40 = bw40;
+	r->sgi = sgi;
+	r->ndbps = (bw40 ? ht_ndbps40[m] : ht_ndbps20[m]) * nss;
+	/* rate = N_DBPS / symbol time (4 us or 3.6 us) */
+	r->kbps = sgi ? r->ndbps * 10000 / 36 : r->ndbps * 250;
+	/* two streams need ~3 dB more; 40 MHz doubles the noise bandwidth */
+	r->snr10_db = ht_snr10[m] + (nss == 2 ? 3 : 0) + (bw40 ? 3 : 0);
+	r->sig_ext = band24(phy);
+	/* report the legacy OFDM rate at or below it to stock hwsim */
+	r->legacy_idx = 0;
+	for (int i = 7; i >= 0; i--)
+		if (ofdm_kbps[i] <= r->kbps) {
+			r->legacy_idx = band24(phy) ? i + 4 : i;
+			break;
+		}
+	return 0;
+}
+
+int aq_rate_from_hwsim(const struct aq_phy *phy, unsigned int freq, int idx,
+		       unsigned int flags, struct aq_rate *r)
+{
+	unsigned int off;
+
+	if (idx < 0)
+		return -1;
+	if (flags & HWSIM_TX_RC_VHT_MCS)
+		return -1;
+	if (flags & HWSIM_TX_RC_MCS)
+		return aq_rate_ht(phy, idx, flags & HWSIM_TX_RC_40_MHZ_WIDTH,
+				  flags & HWSIM_TX_RC_SHORT_GI, r);
+	if (phy->std == AQ_STD_CUSTOM)
+		return aq_rate_legacy(phy, phy->custom_kbps, false, r);
+	/* hwsim: 2.4 GHz band uses hwsim_rates[0..11], 5 GHz [4..11] */
+	off = (freq && freq < 3000) || (!freq && band24(phy)) ? 0 : 4;
+	if ((unsigned int)idx + off >= 12)
+		return -1;
+	if (aq_rate_legacy(phy, hwsim_kbps[idx + off],
+			   flags & HWSIM_TX_RC_USE_SHORT_PREAMBLE, r))
+		return -1;
+	r->legacy_idx = idx;
+	return 0;
+}
+
+/*
+ * Control response rate (802.11-2016 10.6.6.5): the highest rate of the
+ * mandatory set of the data frame's modulation class that is <= the data
+ * rate.  HT data answers at the OFDM rate <= its legacy equivalent.
+ */
+void aq_ctrl_rate(const struct aq_phy *phy, const struct aq_rate *data,
+		  struct aq_rate *ctrl)
+{
+	static const unsigned int dsss[] = { 11000, 5500, 2000, 1000 };
+	static const unsigned int ofdm[] = { 24000, 12000, 6000 };
+	unsigned int i, kbps = data->kbps;
+
+	if (data->mod == AQ_MOD_CUSTOM) {
+		aq_rate_legacy(phy, phy->custom_kbps, false, ctrl);
+		return;
+	}
+	if (data->mod == AQ_MOD_DSSS) {
+		for (i = 0; i < 3 && dsss[i] > kbps; i++)
+			;
+		aq_rate_legacy(phy, dsss[i], data->short_preamble, ctrl);
+		return;
+	}
+	if (data->mod == AQ_MOD_HT)
+		kbps = ofdm_kbps[data->mcs & 7];	/* MCS m ~ legacy rate m */
+	for (i = 0; i < 2 && ofdm[i] > kbps; i++)
+		;
+	aq_rate_legacy(phy, ofdm[i], false, ctrl);
+}
+
+double aq_per(const struct aq_phy *phy, const struct aq_rate *r,
+	      double snr_db, unsigned int bytes)
+{
+	double p1000, x;
+
+	x = phy->per_slope * (snr_db - r->snr10_db);
+	if (x > 50)
+		return 0.0;
+	p1000 = 1.0 / (1.0 + 9.0 * exp(x));
+	if (p1000 >= 1.0)
+		return 1.0;
+	return 1.0 - pow(1.0 - p1000, bytes / 1000.0);
+}
+
+/* A-MPDU subframe: 4-octet delimiter + MPDU, padded to 4 octets but the last */
+unsigned int aq_ampdu_sub_len(unsigned int mpdu_len, bool last)
+{
+	unsigned int l = 4 + mpdu_len;
+
+	return last ? l : (l + 3) & ~3U;
+}

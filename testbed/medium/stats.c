@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* JSON statistics of the airqueue medium (on request and at exit). */
+#include <inttypes.h>
+#include <stdio.h>
+#include "medium.h"
+
+static const char * const ac_name[AQ_NUM_AC] = { "BK", "BE", "VI", "VO" };
+
+static double us(int64_t ns)
+{
+	return ns / 1000.0;
+}
+
+void aq_stats_json(struct aq_medium *m, FILE *o)
+{
+	struct aq_global_stats *g = &m->st;
+	int64_t span = m->now - m->t0;
+	bool first = true;
+
+	aq_stats_flush(m);
+	fprintf(o, "{\n \"time_us\": %.3f,\n \"phy\": \"%s\",\n", us(span),
+		aq_std_name(m->phy.std));
+	fprintf(o, " \"events\": %" PRIu64 ", \"transmissions\": %" PRIu64
+		", \"frames_in\": %" PRIu64 ",\n", g->events, g->transmissions,
+		g->frames_in);
+	fprintf(o, " \"unknown_radio_frames\": %" PRIu64 ", \"unknown_msgs\": %"
+		PRIu64 ", \"bad_msgs\": %" PRIu64 ", \"dropped_dead_radio\": %"
+		PRIu64 ", \"nl_errors\": %" PRIu64 ",\n", g->unknown_radio_frames,
+		g->unknown_msgs, g->bad_msgs, g->dropped_dead_radio, g->nl_errors);
+	fprintf(o, " \"same_slot_collisions\": %" PRIu64 ",\n", g->same_slot_collisions);
+	fprintf(o, " \"kernel_rejected_frames\": %" PRIu64 ", \"kernel_rejected_tx_info\": %"
+		PRIu64 ", \"netlink_rx_overflows\": %" PRIu64 ",\n", g->kern_err_frame,
+		g->kern_err_txinfo, g->nl_rx_overflows);
+	fprintf(o, " \"live_max_late_us\": %.3f, \"live_late_wakeups\": %" PRIu64 ",\n",
+		us(g->max_late_ns), g->late_events);
+	fprintf(o, " \"contending_now\": %u, \"contending_mean\": %.4f,\n",
+		g->contending, span > 0 ? (double)g->contend_area / span : 0.0);
+	fprintf(o, " \"contending_hist_us\": [");
+	{
+		unsigned int last = 0;
+
+		for (unsigned int k = 0; k <= AQ_MAX_RADIOS; k++)
+			if (g->contend_hist_ns[k])
+				last = k;
+		for (unsigned int k = 0; k <= last; k++)
+			fprintf(o, "%s%.3f", k ? ", " : "", us(g->contend_hist_ns[k]));
+	}
+	fprintf(o, "],\n \"radios\": [");
+	for (unsigned int i = 0; i < m->n_radios; i++) {
+		struct aq_radio *r = &m->radio[i];
+		int64_t active = m->now - r->created;
+		bool fs = true;
+
+		if (!r->present)
+			continue;
+		fprintf(o, "%s\n  {\"index\": %u, \"name\": \"%s\", "
+			"\"addr\": \"%02x:%02x:%02x:%02x:%02x:%02x\", \"freq\": %u,\n",
+			first ? "" : ",", i, r->name, r->addr[0], r->addr[1],
+			r->addr[2], r->addr[3], r->addr[4], r->addr[5], r->freq);
+		first = false;
+		fprintf(o, "   \"active_us\": %.3f, \"busy_us\": %.3f, \"tx_us\": %.3f, "
+			"\"rx_us\": %.3f, \"busy_fraction\": %.6f,\n", us(active),
+			us(r->busy_ns), us(r->tx_ns), us(r->rx_ns),
+			active > 0 ? (double)r->busy_ns / active : 0.0);
+		fprintf(o, "   \"rx_frames\": %" PRIu64 ", \"rx_errors\": %" PRIu64
+			", \"responses_sent\": %" PRIu64 ", \"backlogged\": %s,\n",
+			r->rx_frames, r->rx_errors, r->tx_responses,
+			r->backlogged ? "true" : "false");
+		fprintf(o, "   \"airtime_to_us\": {");
+		for (unsigned int j = 0; j < m->n_radios; j++) {
+			if (!r->sta_airtime || !r->sta_airtime[j] || !m->radio[j].present)
+				continue;
+			fprintf(o, "%s\"%s\": %.3f", fs ? "" : ", ", m->radio[j].name,
+				us(r->sta_airtime[j]));
+			fs = false;
+		}
+		fprintf(o, "},\n   \"ac\": {");
+		for (int ac = 0; ac < AQ_NUM_AC; ac++) {
+			struct aq_ac_state *q = &r->ac[ac];
+			struct aq_ac_stats *s = &q->st;
+
+			fprintf(o, "%s\n    \"%s\": {\"aifsn\": %u, \"cwmin\": %u, \"cwmax\": %u, "
+				"\"cw\": %u, \"backoff\": %d, \"qlen\": %u,\n", ac ? "," : "",
+				ac_name[ac], q->aifsn, q->cwmin, q->cwmax, q->cw, q->backoff,
+				q->qlen);
+			fprintf(o, "     \"frames\": %" PRIu64 ", \"attempts\": %" PRIu64
+				", \"successes\": %" PRIu64 ", \"failures\": %" PRIu64
+				", \"collisions\": %" PRIu64 ", \"discards\": %" PRIu64
+				", \"internal_collisions\": %" PRIu64 ",\n",
+				s->frames, s->attempts, s->successes, s->failures,
+				s->collisions, s->discards, s->internal_collisions);
+			fprintf(o, "     \"rts_attempts\": %" PRIu64 ", \"rts_failures\": %"
+				PRIu64 ", \"ampdus\": %" PRIu64 ", \"ampdu_subframes\": %"
+				PRIu64 ", \"bytes_ok\": %" PRIu64 ", \"payload_ok\": %" PRIu64
+				", \"airtime_us\": %.3f, \"mean_delay_us\": %.3f}",
+				s->rts_attempts, s->rts_failures, s->ampdus,
+				s->ampdu_subframes, s->bytes_ok, s->payload_ok,
+				us(s->airtime),
+				s->successes + s->discards ?
+				us(s->queue_delay_sum) / (s->successes + s->discards) : 0.0);
+		}
+		fprintf(o, "}}");
+	}
+	fprintf(o, "\n ]\n}\n");
+	fflush(o);
+}

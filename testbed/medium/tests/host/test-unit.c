@@ -1,0 +1,666 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of the airqueue medium model (TAP).  Times asserted below are
+ * computed by hand from IEEE 802.11-2016; the derivation is in the comment
+ * next to each value.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "config.h"
+#include "hwsim_proto.h"
+#include "medium.h"
+
+#define US(x) ((int64_t)(x) * 1000)
+
+static int n_test, n_fail;
+
+static void ok(int cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	n_test++;
+	printf("%sok %d - ", cond ? "" : "not ", n_test);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	if (!cond)
+		n_fail++;
+	fflush(stdout);
+}
+
+#define EQ(a, b, what) do {						\
+	long long _a = (a), _b = (b);					\
+	ok(_a == _b, "%s (got %lld, want %lld)", what, _a, _b);	\
+} while (0)
+
+/* ------------------------------------------------------------ helpers */
+
+struct st_rec {
+	uint64_t cookie;
+	bool acked;
+	unsigned int attempts;
+	struct aq_txrate rep[AQ_MAX_RATES];
+	uint8_t ampdu_len, ampdu_acked;
+};
+
+static struct st_rec recs[1024];
+static unsigned int n_recs;
+
+static void rec_status(struct aq_medium *m, struct aq_frame *f, bool acked)
+{
+	struct st_rec *r;
+
+	if (n_recs >= 1024)
+		return;
+	r = &recs[n_recs++];
+	r->cookie = f->cookie;
+	r->acked = acked;
+	r->attempts = f->attempts;
+	r->ampdu_len = f->ampdu_len;
+	r->ampdu_acked = f->ampdu_acked;
+	aq_report_rates(f, r->rep);
+}
+
+struct tr {
+	int64_t t;
+	int src, dst;
+	char kind[8];
+	unsigned int kbps, nfr, bytes;
+	int64_t dur;
+};
+
+/* parse "tx" lines of the trace */
+static int trace_txs(char *buf, struct tr *out, int max)
+{
+	int n = 0;
+	char *line = buf, *nl;
+
+	while (line && *line && n < max) {
+		long long t, dur;
+		unsigned long long id;
+		struct tr *x = &out[n];
+		int ac;
+
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = 0;
+		if (sscanf(line, "%lld tx %llu src=%d dst=%d %7s ac=%d kbps=%u bytes=%u dur_ns=%lld nfr=%u",
+			   &t, &id, &x->src, &x->dst, x->kind, &ac, &x->kbps, &x->bytes,
+			   &dur, &x->nfr) == 10) {
+			x->t = t;
+			x->dur = dur;
+			n++;
+		}
+		if (nl)
+			*nl = '\n';
+		line = nl ? nl + 1 : NULL;
+	}
+	return n;
+}
+
+static struct aq_medium *mk(enum aq_std std, bool edca, uint64_t seed)
+{
+	struct aq_medium *m = calloc(1, sizeof(*m));
+	struct aq_phy phy;
+
+	aq_phy_defaults(&phy, std);
+	phy.edca = edca;
+	aq_init(m, &phy, seed);
+	m->chan.model = 1;
+	m->chan.default_snr_db = 40;
+	m->ops.tx_status = rec_status;
+	n_recs = 0;
+	return m;
+}
+
+static struct aq_frame *mkframe(int src, int dst, unsigned int len, int idx,
+				unsigned int count, unsigned int freq)
+{
+	static uint64_t cookie;
+	struct aq_frame *f = aq_frame_alloc();
+
+	f->src = src;
+	f->dst = dst;
+	f->len = len;
+	f->payload = len;
+	f->tid = 0;
+	f->ac = AQ_AC_BE;
+	f->freq = freq;
+	f->rates[0].idx = idx;
+	f->rates[0].count = count;
+	f->cookie = ++cookie;
+	return f;
+}
+
+static void done(struct aq_medium *m)
+{
+	aq_fini(m);
+	free(m);
+}
+
+/* ------------------------------------------------------------ airtime */
+
+static void test_airtime(void)
+{
+	struct aq_phy b, g, a, n5, c;
+	struct aq_rate r;
+
+	aq_phy_defaults(&b, AQ_STD_B);
+	aq_phy_defaults(&g, AQ_STD_G);
+	aq_phy_defaults(&a, AQ_STD_A);
+	aq_phy_defaults(&n5, AQ_STD_N5);
+	aq_phy_defaults(&c, AQ_STD_CUSTOM);
+
+	/* DSSS 1 Mbit/s long preamble, 1000 octets: 192 + 8000 us */
+	aq_rate_legacy(&b, 1000, false, &r);
+	EQ(aq_txtime(&b, &r, 1000), US(8192), "DSSS 1M 1000 B = 8192 us");
+	/* CCK 11M short preamble, 1500 B: 96 + ceil(12000/11) = 96 + 1091 */
+	aq_rate_legacy(&b, 11000, true, &r);
+	EQ(aq_txtime(&b, &r, 1500), US(1187), "CCK 11M short 1500 B = 1187 us");
+	/* CCK 5.5M long, 100 B: 192 + ceil(800/5.5) = 192 + 146 */
+	aq_rate_legacy(&b, 5500, false, &r);
+	EQ(aq_txtime(&b, &r, 100), US(338), "CCK 5.5M long 100 B = 338 us");
+	/* OFDM 54M, 1538 B: N_SYM = ceil((22+12304)/216) = 58; 20 + 4*58 */
+	aq_rate_legacy(&a, 54000, false, &r);
+	EQ(aq_txtime(&a, &r, 1538), US(252), "OFDM(a) 54M 1538 B = 252 us");
+	aq_rate_legacy(&g, 54000, false, &r);
+	EQ(aq_txtime(&g, &r, 1538), US(258), "ERP-OFDM(g) 54M 1538 B = 252 + 6 us ext");
+	/* ACK 14 B at 6M: ceil(134/24) = 6 sym -> 44 us; at 24M: 2 sym -> 28 us */
+	aq_rate_legacy(&a, 6000, false, &r);
+	EQ(aq_txtime(&a, &r, 14), US(44), "OFDM 6M ACK = 44 us");
+	aq_rate_legacy(&a, 24000, false, &r);
+	EQ(aq_txtime(&a, &r, 14), US(28), "OFDM 24M ACK = 28 us");
+	/* HT20 MCS7 LGI, 1538 B: ceil(12326/260) = 48 sym; 36 + 192 */
+	aq_rate_ht(&n5, 7, false, false, &r);
+	EQ(aq_txtime(&n5, &r, 1538), US(228), "HT20 MCS7 LGI 1538 B = 228 us");
+	EQ(r.kbps, 65000, "HT20 MCS7 LGI = 65 Mbit/s");
+	/* SGI: 36 + 4*ceil(3.6*48/4) = 36 + 176 */
+	aq_rate_ht(&n5, 7, false, true, &r);
+	EQ(aq_txtime(&n5, &r, 1538), US(212), "HT20 MCS7 SGI 1538 B = 212 us");
+	EQ(r.kbps, 72222, "HT20 MCS7 SGI = 72.2 Mbit/s");
+	/* HT20 MCS8 (2 streams) LGI 100 B: ceil(822/52) = 16 sym; 40 + 64 */
+	aq_rate_ht(&n5, 8, false, false, &r);
+	EQ(aq_txtime(&n5, &r, 100), US(104), "HT20 MCS8 LGI 100 B = 104 us");
+	/* HT40 MCS15 SGI 65535 B: ceil(524302/1080) = 486 sym;
+	 * 40 + 4*ceil(3.6*486/4) = 40 + 1752 */
+	aq_rate_ht(&n5, 15, true, true, &r);
+	EQ(aq_txtime(&n5, &r, 65535), US(1792), "HT40 MCS15 SGI 65535 B = 1792 us");
+	EQ(r.kbps, 300000, "HT40 MCS15 SGI = 300 Mbit/s");
+	/* Bianchi: 128 us PHY header + (272 + 8184) bits at 1 Mbit/s */
+	aq_rate_legacy(&c, 1000, false, &r);
+	EQ(aq_txtime(&c, &r, 1057), US(8584), "Bianchi custom PHY data = 8584 us");
+	EQ(aq_txtime(&c, &r, 14), US(240), "Bianchi ACK = 112 + 128 us");
+	/* hwsim rate index mapping: 2.4 GHz idx 11 = 54M, 5 GHz idx 7 = 54M */
+	aq_rate_from_hwsim(&g, 2412, 11, 0, &r);
+	EQ(r.kbps, 54000, "hwsim 2.4 GHz idx 11 = 54 Mbit/s");
+	aq_rate_from_hwsim(&a, 5180, 0, 0, &r);
+	EQ(r.kbps, 6000, "hwsim 5 GHz idx 0 = 6 Mbit/s");
+	ok(aq_rate_from_hwsim(&a, 5180, 8, 0, &r) < 0, "hwsim 5 GHz idx 8 rejected");
+	/* EIFS (g) = SIFS + ACK@1M long (192 + 112) + DIFS = 10 + 304 + 28 */
+	EQ(aq_eifs(&g), US(342), "EIFS 802.11g = 342 us");
+	/* PER anchored at 10 % for 1000 octets at snr10 */
+	aq_rate_legacy(&a, 54000, false, &r);
+	ok(fabs(aq_per(&a, &r, 26.0, 1000) - 0.1) < 1e-9, "PER(snr10, 1000 B) = 0.1");
+	ok(aq_per(&a, &r, 40.0, 1500) < 1e-9 && aq_per(&a, &r, 10.0, 1500) > 0.999,
+	   "PER waterfall: ~0 at 40 dB, ~1 at 10 dB");
+}
+
+/* ------------------------------------------------------------ backoff */
+
+static void test_backoff(bool resume)
+{
+	struct aq_medium *m = mk(AQ_STD_G, false, 1);
+	struct tr t[16];
+	char *buf = NULL;
+	size_t sz = 0;
+	int k, a, b, n;
+
+	m->phy.resume_decrement = resume;
+	m->trace = open_memstream(&buf, &sz);
+	k = aq_radio_add(m, "sink", NULL);
+	a = aq_radio_add(m, "a", NULL);
+	b = aq_radio_add(m, "b", NULL);
+	m->radio[a].ac[AQ_AC_BE].backoff = 3;
+	m->radio[b].ac[AQ_AC_BE].backoff = 10;
+	aq_enqueue(m, mkframe(a, k, 1534, 11, 7, 2412));
+	aq_enqueue(m, mkframe(b, k, 1534, 11, 7, 2412));
+	aq_run_until(m, US(2000));
+	fclose(m->trace);
+	m->trace = NULL;
+	n = trace_txs(buf, t, 16);
+	ok(n == 4, "%s: 4 transmissions (DATA, ACK, DATA, ACK), got %d",
+	   resume ? "resume" : "strict", n);
+	if (n == 4) {
+		/* A: DIFS (10 + 2*9) + 3 slots = 55 us */
+		EQ(t[0].t, US(55), "A's DATA starts at DIFS + 3 slots");
+		/* 1534 B @54M g: ceil(12294/216) = 57 sym: 20 + 228 + 6 = 254 */
+		EQ(t[0].dur, US(254), "A's DATA lasts 254 us");
+		/* ACK: A's end 309 + prop 1 + SIFS 10 = 320, 34 us at 24M */
+		EQ(t[1].t, US(320), "ACK starts SIFS after DATA reached the sink");
+		/* B froze at 56 us: 3 slots passed (+1 with resume_decrement);
+		 * medium idle for B at 355; DIFS 28 then 6 (or 7) slots */
+		EQ(t[2].t, resume ? US(437) : US(446),
+		   resume ? "B resumes with 10-3-1 = 6 slots left: 355+28+54"
+			  : "B resumes with 10-3 = 7 slots left: 355+28+63");
+	}
+	EQ(m->radio[a].ac[AQ_AC_BE].st.successes, 1, "A succeeded");
+	EQ(m->radio[b].ac[AQ_AC_BE].st.successes, 1, "B succeeded");
+	EQ(m->radio[a].ac[AQ_AC_BE].cw, 15, "A's CW reset to CWmin after success");
+	free(buf);
+	done(m);
+}
+
+static void test_same_slot(void)
+{
+	struct aq_medium *m = mk(AQ_STD_G, false, 2);
+	int k, a, b;
+
+	k = aq_radio_add(m, "sink", NULL);
+	a = aq_radio_add(m, "a", NULL);
+	b = aq_radio_add(m, "b", NULL);
+	m->radio[a].ac[AQ_AC_BE].backoff = 4;
+	m->radio[b].ac[AQ_AC_BE].backoff = 4;
+	aq_enqueue(m, mkframe(a, k, 1534, 11, 7, 2412));
+	aq_enqueue(m, mkframe(b, k, 1534, 11, 7, 2412));
+	/* both start at 28 + 36 = 64 us; timeout at 318 + 50 = 368 us */
+	aq_run_until(m, US(400));
+	EQ(m->st.same_slot_collisions, 1, "same-slot start counted once");
+	EQ(m->radio[a].ac[AQ_AC_BE].st.collisions, 1, "A's attempt collided");
+	EQ(m->radio[b].ac[AQ_AC_BE].st.collisions, 1, "B's attempt collided");
+	EQ(m->radio[a].ac[AQ_AC_BE].cw, 31, "A's CW doubled 15 -> 31");
+	EQ(m->radio[b].ac[AQ_AC_BE].cw, 31, "B's CW doubled 15 -> 31");
+	aq_run_until(m, US(100000));
+	EQ(n_recs, 2, "both frames eventually reported");
+	ok(n_recs == 2 && recs[0].acked && recs[1].acked, "both acknowledged in the end");
+	EQ(m->radio[a].ac[AQ_AC_BE].cw, 15, "CW reset after success");
+	done(m);
+}
+
+static void test_cw_cap_and_discard(void)
+{
+	struct aq_medium *m = mk(AQ_STD_G, false, 3);
+	unsigned int cws[8], i;
+	int k, a;
+
+	k = aq_radio_add(m, "sink", NULL);
+	a = aq_radio_add(m, "a", NULL);
+	aq_link_set_snr(m, a, k, -30);	/* never decodable */
+	aq_enqueue(m, mkframe(a, k, 200, 11, 8, 2412));
+	for (i = 0; i < 8; i++) {
+		while (m->radio[a].ac[AQ_AC_BE].st.failures < i + 1 && n_recs == 0)
+			aq_run_until(m, m->now + US(5));
+		cws[i] = m->radio[a].ac[AQ_AC_BE].cw;
+	}
+	EQ(cws[0], 31, "CW after 1st failure 31");
+	EQ(cws[1], 63, "CW after 2nd failure 63");
+	EQ(cws[5], 1023, "CW after 6th failure 1023 (CWmax)");
+	EQ(cws[6], 1023, "CW capped at CWmax");
+	EQ(cws[7], 15, "CW reset to CWmin after discard");
+	EQ(m->radio[a].ac[AQ_AC_BE].st.discards, 1, "frame discarded after 8 attempts");
+	done(m);
+}
+
+static void test_internal_collision(void)
+{
+	struct aq_medium *m = mk(AQ_STD_G, true, 4);
+	struct aq_frame *f;
+	int k, a;
+
+	k = aq_radio_add(m, "sink", NULL);
+	a = aq_radio_add(m, "a", NULL);
+	/* BE: AIFSN 3, backoff 1 -> 10 + 27 + 9 = 46; VO: AIFSN 2, 2 -> 10+18+18 */
+	m->radio[a].ac[AQ_AC_BE].backoff = 1;
+	m->radio[a].ac[AQ_AC_VO].backoff = 2;
+	aq_enqueue(m, mkframe(a, k, 500, 11, 7, 2412));
+	f = mkframe(a, k, 500, 11, 7, 2412);
+	f->ac = AQ_AC_VO;
+	f->tid = 6;
+	aq_enqueue(m, f);
+	aq_run_until(m, US(47));
+	EQ(m->radio[a].ac[AQ_AC_VO].st.attempts, 1, "VO wins the internal collision");
+	EQ(m->radio[a].ac[AQ_AC_BE].st.attempts, 0, "BE did not transmit");
+	EQ(m->radio[a].ac[AQ_AC_BE].st.internal_collisions, 1, "BE internal collision counted");
+	EQ(m->radio[a].ac[AQ_AC_BE].cw, 31, "BE CW doubled");
+	EQ(m->radio[a].ac[AQ_AC_VO].cwmin, 3, "VO default CWmin 3");
+	EQ(m->radio[a].ac[AQ_AC_VI].cwmax, 15, "VI default CWmax 15");
+	aq_run_until(m, US(100000));
+	EQ(n_recs, 2, "both frames delivered afterwards");
+	done(m);
+}
+
+/* ---------------------------------------------------------------- NAV */
+
+static void test_nav(void)
+{
+	struct aq_medium *m = mk(AQ_STD_G, false, 5);
+	int k, a, c;
+
+	m->phy.rts_threshold = 0;
+	k = aq_radio_add(m, "sink", NULL);
+	a = aq_radio_add(m, "a", NULL);
+	c = aq_radio_add(m, "c", NULL);
+	m->radio[a].ac[AQ_AC_BE].backoff = 0;
+	aq_enqueue(m, mkframe(a, k, 1534, 11, 7, 2412));
+	/* RTS at 28 us, 20 B @24M: 2 sym -> 34 us, ends 62, heard at 63;
+	 * NAV = 3 SIFS + CTS 34 + DATA 254 + ACK 34 = 352 -> 415 us */
+	aq_run_until(m, US(64));
+	EQ(m->radio[c].nav_end, US(415), "third party NAV from RTS ends at 415 us");
+	done(m);
+
+	/* hidden node c: hears only the sink, gets NAV from the CTS */
+	m = mk(AQ_STD_G, false, 6);
+	m->phy.rts_threshold = 0;
+	k = aq_radio_add(m, "sink", NULL);
+	a = aq_radio_add(m, "a", NULL);
+	c = aq_radio_add(m, "c", NULL);
+	aq_link_set_snr(m, a, c, -60);
+	aq_link_set_snr(m, c, a, -60);
+	m->radio[a].ac[AQ_AC_BE].backoff = 0;
+	m->radio[c].ac[AQ_AC_BE].backoff = 0;
+	char *buf = NULL;
+	size_t sz = 0;
+	struct tr t[16];
+	int n, i, ctx = -1;
+
+	m->trace = open_memstream(&buf, &sz);
+	aq_enqueue(m, mkframe(a, k, 1534, 11, 7, 2412));
+	/* CTS 73..107, heard by c at 108: NAV 352 - 10 - 34 = 308 -> 416 us */
+	aq_run_until(m, US(110));
+	EQ(m->radio[c].nav_end, US(416), "hidden node's NAV from CTS ends at 416 us");
+	aq_enqueue(m, mkframe(c, k, 200, 11, 7, 2412));
+	aq_run_until(m, US(2000));
+	fclose(m->trace);
+	m->trace = NULL;
+	n = trace_txs(buf, t, 16);
+	for (i = 0; i < n; i++)
+		if (t[i].src == c) {
+			ctx = i;
+			break;
+		}
+	/* ACK of a's exchange ends 417, heard 418; c waits DIFS: 446 us */
+	ok(ctx >= 0 && t[ctx].t == US(446),
+	   "hidden node defers to NAV and the ACK: first tx at 446 us (got %lld)",
+	   ctx >= 0 ? (long long)t[ctx].t : -1LL);
+	EQ(m->radio[a].ac[AQ_AC_BE].st.collisions, 0, "protected exchange had no collision");
+	EQ(m->radio[a].ac[AQ_AC_BE].st.successes, 1, "protected exchange succeeded");
+	free(buf);
+	done(m);
+}
+
+static void test_hidden_collisions(void)
+{
+	struct aq_medium *m = mk(AQ_STD_G, false, 7);
+	int k, a, c;
+
+	k = aq_radio_add(m, "sink", NULL);
+	a = aq_radio_add(m, "a", NULL);
+	c = aq_radio_add(m, "c", NULL);
+	aq_link_set_snr(m, a, c, -60);
+	aq_link_set_snr(m, c, a, -60);
+	for (int i = 0; i < 50; i++) {
+		aq_enqueue(m, mkframe(a, k, 1534, 11, 7, 2412));
+		aq_enqueue(m, mkframe(c, k, 1534, 11, 7, 2412));
+	}
+	aq_run_until(m, AQ_NS_PER_S);
+	ok(m->radio[a].ac[AQ_AC_BE].st.collisions > 10 &&
+	   m->radio[c].ac[AQ_AC_BE].st.collisions > 10,
+	   "hidden nodes collide at the sink (a %llu, c %llu)",
+	   (unsigned long long)m->radio[a].ac[AQ_AC_BE].st.collisions,
+	   (unsigned long long)m->radio[c].ac[AQ_AC_BE].st.collisions);
+	EQ(m->st.same_slot_collisions, 0, "none of them in the same slot");
+	done(m);
+}
+
+/* ---------------------------------------------------- rate table */
+
+static void test_rate_table(void)
+{
+	struct aq_medium *m = mk(AQ_STD_G, false, 8);
+	struct aq_frame *f;
+	struct tr t[32];
+	char *buf = NULL;
+	size_t sz = 0;
+	int k, a, n, d = 0;
+	unsigned int want[6] = { 54000, 54000, 36000, 36000, 36000, 6000 };
+
+	m->trace = open_memstream(&buf, &sz);
+	k = aq_radio_add(m, "sink", NULL);
+	a = aq_radio_add(m, "a", NULL);
+	aq_link_set_snr(m, a, k, -30);
+	f = mkframe(a, k, 500, 11, 2, 2412);
+	f->rates[1].idx = 9;
+	f->rates[1].count = 3;
+	f->rates[2].idx = 4;
+	f->rates[2].count = 1;
+	aq_enqueue(m, f);
+	aq_run_until(m, AQ_NS_PER_S);
+	fclose(m->trace);
+	m->trace = NULL;
+	n = trace_txs(buf, t, 32);
+	EQ(n, 6, "all-fail: exactly 2+3+1 = 6 attempts");
+	for (int i = 0; i < n && i < 6; i++)
+		d += t[i].kbps != want[i];
+	EQ(d, 0, "attempts used 54,54,36,36,36,6 Mbit/s in table order");
+	ok(n_recs == 1 && !recs[0].acked, "reported not acknowledged");
+	ok(n_recs == 1 && recs[0].rep[0].idx == 11 && recs[0].rep[0].count == 2 &&
+	   recs[0].rep[1].idx == 9 && recs[0].rep[1].count == 3 &&
+	   recs[0].rep[2].idx == 4 && recs[0].rep[2].count == 1 &&
+	   recs[0].rep[3].idx == -1, "reported table {11x2, 9x3, 4x1, -1}");
+	free(buf);
+	done(m);
+
+	/* success on attempt 4: report {11x2, 9x2, -1, -1} with ACK */
+	m = mk(AQ_STD_G, false, 9);
+	k = aq_radio_add(m, "sink", NULL);
+	a = aq_radio_add(m, "a", NULL);
+	aq_link_set_snr(m, a, k, -30);
+	f = mkframe(a, k, 500, 11, 2, 2412);
+	f->rates[1].idx = 9;
+	f->rates[1].count = 3;
+	f->rates[2].idx = 4;
+	f->rates[2].count = 1;
+	aq_enqueue(m, f);
+	while (m->radio[a].ac[AQ_AC_BE].st.failures < 3)
+		aq_run_until(m, m->now + US(1));
+	aq_link_set_snr(m, a, k, 40);
+	aq_run_until(m, AQ_NS_PER_S);
+	ok(n_recs == 1 && recs[0].acked, "acknowledged on the 4th attempt");
+	ok(n_recs == 1 && recs[0].attempts == 4 && recs[0].rep[0].idx == 11 &&
+	   recs[0].rep[0].count == 2 && recs[0].rep[1].idx == 9 &&
+	   recs[0].rep[1].count == 2 && recs[0].rep[2].idx == -1 &&
+	   recs[0].rep[2].count == 0, "reported table {11x2, 9x2, -1}");
+	done(m);
+
+	/* no-ack (broadcast) frames: one attempt, not acknowledged */
+	m = mk(AQ_STD_G, false, 10);
+	k = aq_radio_add(m, "sink", NULL);
+	a = aq_radio_add(m, "a", NULL);
+	f = mkframe(a, AQ_DST_BCAST, 100, 4, 4, 2412);
+	f->no_ack = true;
+	aq_enqueue(m, f);
+	aq_run_until(m, AQ_NS_PER_S);
+	ok(n_recs == 1 && !recs[0].acked && recs[0].rep[0].count == 1 &&
+	   recs[0].rep[1].idx == -1, "broadcast: 1 attempt, no ACK flag");
+	EQ(m->radio[k].rx_frames, 1, "broadcast delivered to the other radio");
+	done(m);
+}
+
+/* ------------------------------------------------------------ A-MPDU */
+
+static int first_agg(enum aq_std std, unsigned int freq, int mcs, bool ht40,
+		     bool sgi, unsigned int len, bool alternate)
+{
+	struct aq_medium *m = mk(std, false, 11);
+	struct tr t[4];
+	char *buf = NULL;
+	size_t sz = 0;
+	int k, k2, a, n, ret = -1;
+
+	m->trace = open_memstream(&buf, &sz);
+	k = aq_radio_add(m, "sink", NULL);
+	k2 = aq_radio_add(m, "sink2", NULL);
+	a = aq_radio_add(m, "a", NULL);
+	for (int i = 0; i < 100; i++) {
+		struct aq_frame *f = mkframe(a, alternate && (i & 1) ? k2 : k, len,
+					     mcs, 10, freq);
+
+		f->rates[0].flags = HWSIM_TX_RC_MCS |
+				    (ht40 ? HWSIM_TX_RC_40_MHZ_WIDTH : 0) |
+				    (sgi ? HWSIM_TX_RC_SHORT_GI : 0);
+		f->ampdu_ok = true;
+		f->qos_data = true;
+		aq_enqueue(m, f);
+	}
+	aq_run_until(m, US(100));
+	fclose(m->trace);
+	m->trace = NULL;
+	n = trace_txs(buf, t, 4);
+	if (n >= 1 && !strcmp(t[0].kind, "DATA") && t[0].dst == k)
+		ret = (int)t[0].nfr;
+	free(buf);
+	done(m);
+	return ret;
+}
+
+static void test_ampdu(void)
+{
+	struct aq_medium *m;
+	int k, a;
+	unsigned int partial = 0, reported = 0, dup = 0;
+	uint64_t seen[128] = { 0 };
+
+	/* 4 ms: (4000-36)/4 = 991 sym * 260 bits - 22 = 32204 B;
+	 * 1538-B MPDUs take 1544 (padded), last 1542: 19*1544+1542 = 30878 */
+	EQ(first_agg(AQ_STD_N5, 5180, 7, false, false, 1538, false), 20,
+	   "HT20 MCS7: 4 ms limit -> 20 x 1538 B subframes");
+	/* 65535 B: 41*1544+1542 = 64846 <= 65535 < 66390 */
+	EQ(first_agg(AQ_STD_N5, 5180, 15, true, true, 1538, false), 42,
+	   "HT40 MCS15 SGI: 65535-octet limit -> 42 subframes");
+	EQ(first_agg(AQ_STD_N5, 5180, 15, true, true, 100, false), 64,
+	   "small frames: 64-subframe limit");
+	EQ(first_agg(AQ_STD_N5, 5180, 15, true, true, 100, true), 50,
+	   "only frames for the same receiver/TID are aggregated");
+
+	/* per-subframe success: SNR where PER(1538 B, MCS7) ~ 50 % */
+	m = mk(AQ_STD_N5, false, 12);
+	k = aq_radio_add(m, "sink", NULL);
+	a = aq_radio_add(m, "a", NULL);
+	aq_link_set_snr(m, a, k, 26.2);
+	for (int i = 0; i < 64; i++) {
+		struct aq_frame *f = mkframe(a, k, 1538, 7, 10, 5180);
+
+		f->rates[0].flags = HWSIM_TX_RC_MCS;
+		f->ampdu_ok = true;
+		aq_enqueue(m, f);
+	}
+	aq_run_until(m, AQ_NS_PER_S);
+	for (unsigned int i = 0; i < n_recs; i++) {
+		uint64_t c = recs[i].cookie % 128;
+
+		dup += seen[c]++ > 0;
+		reported++;
+		partial += recs[i].ampdu_len && recs[i].ampdu_acked < recs[i].ampdu_len &&
+			   recs[i].ampdu_acked > 0;
+	}
+	EQ(reported, 64, "every subframe gets exactly one status");
+	EQ(dup, 0, "no duplicate status");
+	ok(partial > 0, "aggregates with partial Block Ack seen (%u frames)", partial);
+	ok(m->radio[a].ac[AQ_AC_BE].st.attempts > 64,
+	   "failed subframes were retried (%llu attempts)",
+	   (unsigned long long)m->radio[a].ac[AQ_AC_BE].st.attempts);
+	EQ(m->radio[a].ac[AQ_AC_BE].st.successes + m->radio[a].ac[AQ_AC_BE].st.discards, 64,
+	   "successes + discards = frames");
+	done(m);
+}
+
+/* ------------------------------------------------------------ config */
+
+static void cfg_err(const char *json, const char *field, const char *value)
+{
+	struct aq_medium *m = calloc(1, sizeof(*m));
+	struct aq_sim sim = { 0 };
+	struct aq_opts o;
+	char err[512] = "";
+	int r;
+
+	r = aq_config_load(NULL, json, m, &sim, &o, err, sizeof(err));
+	ok(r < 0 && strstr(err, field) && strstr(err, value),
+	   "bad config names %s and %s: \"%s\"", field, value, err);
+	aq_fini(m);
+	aq_sim_free(&sim);
+	free(m);
+}
+
+static void test_config(void)
+{
+	struct aq_medium *m = calloc(1, sizeof(*m));
+	struct aq_sim sim = { 0 };
+	struct aq_opts o;
+	char err[512] = "";
+	int r;
+
+	r = aq_config_load(NULL,
+		"{\"phy\": {\"standard\": \"n24\", \"rts_threshold\": 1000},"
+		" \"channel\": {\"model\": \"log-distance\", \"exponent\": 3.5},"
+		" \"radios\": [{\"name\": \"ap\", \"hwsim_index\": 0, \"pos\": [0, 0],"
+		"   \"edca\": {\"VO\": {\"aifsn\": 1, \"cwmin\": 0, \"cwmax\": 1}}},"
+		"  {\"name\": \"sta\", \"addr\": \"42:00:00:00:01:00\", \"pos\": [30, 0]},"
+		"  {\"name\": \"far\", \"pos\": [0, 30]}],"
+		" \"links\": [{\"from\": \"ap\", \"to\": \"sta\", \"snr_db\": 25}],"
+		" \"traffic\": [{\"src\": \"sta\", \"dst\": \"ap\", \"saturated\": true,"
+		"   \"rates\": [{\"idx\": 7, \"count\": 4, \"mcs\": true}]}]}",
+		m, &sim, &o, err, sizeof(err));
+	ok(r == 0, "valid config loads (%s)", err);
+	if (r == 0) {
+		uint8_t want[6] = { 0x42, 0, 0, 0, 0, 0 }, vif[6] = { 0x02, 0, 0, 0, 0, 0 };
+
+		EQ(aq_radio_by_addr(m, want), 0, "hwsim_index 0 -> radio address 42:00:00:00:00:00");
+		EQ(aq_radio_by_addr(m, vif), 0, "... and vif address 02:00:00:00:00:00");
+		EQ(m->radio[0].ac[AQ_AC_VO].aifsn, 1, "per-radio EDCA override applied");
+		ok(fabs(m->link[0][1].rx_dbm - (m->radio[1].noise_dbm + 25)) < 1e-9,
+		   "explicit link SNR applied");
+		ok(fabs(m->link[1][0].rx_dbm - (m->radio[0].noise_dbm + 25)) < 1e-9,
+		   "symmetric link: reverse direction set too");
+		/* 20 dBm - (40.05 + 35 log10(30)) */
+		ok(fabs(m->link[0][2].rx_dbm - (20 - 40.05 - 35 * log10(30.0))) < 1e-9,
+		   "log-distance path loss: -72.75 dBm at 30 m, exponent 3.5");
+		EQ(sim.n_flows, 1, "one traffic flow");
+	}
+	aq_fini(m);
+	aq_sim_free(&sim);
+	free(m);
+
+	cfg_err("{\"phy\": {\"slot_us\": -3}}", "phy.slot_us", "-3");
+	cfg_err("{\"phy\": {\"standard\": \"ac\"}}", "phy.standard", "ac");
+	cfg_err("{\"phy\": {\"slott_us\": 9}}", "phy", "slott_us");
+	cfg_err("{\"radios\": [{\"name\": \"a\", \"addr\": \"zz:00\"}]}", "radios[0].addr", "zz:00");
+	cfg_err("{\"radios\": [{\"name\": \"a\"}], \"traffic\": [{\"src\": \"a\", \"dst\": \"b\", \"saturated\": true}]}",
+		"traffic[0].dst", "\"b\"");
+	cfg_err("{\"channel\": {\"model\": \"rayleigh\"}}", "channel.model", "rayleigh");
+	cfg_err("{\"radios\": [{\"name\": \"a\", \"pos\": \"here\"}]}", "radios[0].pos", "here");
+	cfg_err("{\"radios\": [{\"name\": \"a\"}, {\"name\": \"b\"}], \"traffic\": [{\"src\": \"a\", \"dst\": \"b\", \"saturated\": true, \"rates\": [{\"idx\": 12}]}]}",
+		"traffic[0].rates[0].idx", "12");
+	cfg_err("{\"unknown_radios\": \"maybe\"}", "unknown_radios", "maybe");
+	cfg_err("{\"phy\": [1, 2", "JSON", "");
+}
+
+int main(void)
+{
+	test_airtime();
+	test_backoff(true);
+	test_backoff(false);
+	test_same_slot();
+	test_cw_cap_and_discard();
+	test_internal_collision();
+	test_nav();
+	test_hidden_collisions();
+	test_rate_table();
+	test_ampdu();
+	test_config();
+	printf("1..%d\n", n_test);
+	return 0;
+}
