@@ -1,0 +1,67 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# mac80211-retry: MAC feedback to a registered consumer (fbcount/, a test
+# module counting ->tx_status() calls), on stock mac80211_hwsim.
+#  - the consumer binds with symbol_get(ieee80211_feedback_register);
+#  - traffic produces one call per data frame, ACKed, with a service time
+#    (enqueue to tx status) and at least one attempt;
+#  - unloading the consumer unregisters it;
+#  - unloading mac80211 with the consumer registered calls ->detach(NULL),
+#    after which the consumer unloads.
+. "$AQ_TOP/testbed/lib/guest.sh"
+
+N=9
+tap_plan $N
+trap aq_cleanup_all EXIT
+skip_all() { for i in $(seq "$1"); do tap_skip "feedback" "$2"; done; exit 0; }
+
+. "$AQ_BUILD/kernel/env" 2>/dev/null
+# Built in the guest's tmpfs: the build tree is read-only in the guest.
+FB=$AQ_TMP/fbcount
+if [ ! -f "$FB/fbcount.ko" ]; then
+	mkdir -p "$FB"
+	cp "$AQ_TOP/mac80211-retry/tests/vm/fbcount/fbcount.c" "$FB/"
+	echo 'obj-m += fbcount.o' >"$FB/Kbuild"
+	echo "ccflags-y += -I$AQ_TOP/include" >>"$FB/Kbuild"
+	if ! make -C "$KDIR" M="$FB" modules >"$FB/build.log" 2>&1; then
+		tap_fail "build the test consumer fbcount" "$(tail -n 2 "$FB/build.log")"
+		exit 1
+	fi
+fi
+P=/sys/module/fbcount/parameters
+
+hwsim_load 2 || skip_all $N "mac80211_hwsim does not load"
+[ -f "$AQ_TOP/include/net/mac80211_feedback.h" ] &&
+	grep -q ieee80211_feedback_register /proc/kallsyms ||
+	skip_all $N "mac80211 is not patched (no ieee80211_feedback_register)"
+
+ok insmod "$FB/fbcount.ko" -- "consumer loads"
+tap_is "$(cat $P/bound)" 1 "consumer registered with mac80211"
+
+topo_ap_sta_server 1 g >"$AQ_TMP/topo.log" 2>&1 ||
+	{ tap_diag "$(tail -n 5 "$AQ_TMP/topo.log")"; skip_all $((N - 2)) "AP/STA topology failed"; }
+c0=$(cat $P/calls)
+ip netns exec sta ping -q -i 0.02 -c 100 10.0.0.1 >/dev/null 2>&1
+calls=$(( $(cat $P/calls) - c0 ))
+tap_in_range "$calls" 200 100000 "one call per data frame (100 pings each way)"
+tap_in_range "$(cat $P/acked)" 200 100000 "frames reported acknowledged"
+mean=$(( $(cat $P/service_us_sum) / ($(cat $P/calls) - $(cat $P/no_enqueue) + 1) ))
+tap_in_range "$mean" 1 1000000 "mean service time (us) from enqueue to tx status"
+tap_in_range "$(( $(cat $P/attempts_sum) >= $(cat $P/calls) ))" 1 1 "every frame reports >= 1 attempt"
+tap_diag "calls $(cat $P/calls) acked $(cat $P/acked) no_enqueue $(cat $P/no_enqueue) service_us_sum $(cat $P/service_us_sum) attempts_sum $(cat $P/attempts_sum)"
+
+ok rmmod fbcount -- "consumer unloads (unregisters)"
+
+insmod "$FB/fbcount.ko"
+# removing hwsim may take mac80211 with it (modprobe -r)
+aq_cleanup_all >/dev/null 2>&1
+grep -q '^mac80211 ' /proc/modules && rmmod mac80211 2>"$AQ_TMP/rmmod.err"
+if ! grep -q '^mac80211 ' /proc/modules; then
+	tap_ok "mac80211 unloads with a consumer registered"
+	tap_is "$(cat $P/detached)" 1 "consumer was detached (->detach(NULL))"
+else
+	tap_skip "mac80211 unloads with a consumer registered" "mac80211 busy: $(cat "$AQ_TMP/rmmod.err")"
+	tap_skip "consumer was detached" "mac80211 still loaded"
+fi
+rmmod fbcount 2>/dev/null
