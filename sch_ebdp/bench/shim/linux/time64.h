@@ -1,0 +1,8 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _SHIM_LINUX_TIME64_H
+#define _SHIM_LINUX_TIME64_H
+#define USEC_PER_MSEC 1000UL
+#define USEC_PER_SEC 1000000UL
+#define NSEC_PER_USEC 1000UL
+#define NSEC_PER_SEC 1000000000UL
+#endif

@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * eBDP, ALT and A* buffer sizing: the algorithm, apart from the qdisc glue.
+ *
+ * Li, Leith and Malone ("Buffer sizing for 802.11 based networks", IEEE/ACM
+ * ToN 19(1), 2011) size the transmit buffer of an 802.11 station so that it
+ * holds about Tmax worth of packets at the rate the MAC currently achieves:
+ *
+ *   Tserv(k+1) = (1 - W) * Tserv(k) + W * (te - ts)            (MAC, per ACK)
+ *   Q_eBDP     = min(Tmax / Tserv + c, Qmax)                   (per enqueue)
+ *
+ * ts is when a packet reaches the head of the interface queue (leaves the
+ * qdisc), te when its MAC ACK arrives; Tserv is therefore the mean MAC
+ * service time per packet and 1/Tserv the service rate, so Tmax/Tserv is
+ * the bandwidth-delay product for a queueing delay of Tmax.  c packets of
+ * over-provisioning absorb short-term fluctuations of the service rate.  A
+ * packet arriving when the queue already holds Q_eBDP packets is dropped
+ * (drop tail).
+ *
+ * ALT (Adaptive Limit Tuning) sizes the buffer from the link's utilisation
+ * instead: at the end of each interval k,
+ *
+ *   q_ALT(k+1) = q_ALT(k) + a * T_I(k) - b * T_B(k),  clamped to [qmin, qmax]
+ *
+ * with T_I and T_B the time the buffer was idle (empty) and busy (non-empty)
+ * in the interval.  Idle time means the link went unused, so the buffer
+ * grows; busy time means a standing queue, so it shrinks.  In equilibrium
+ * a * T_I = b * T_B, i.e. the buffer is busy a / (a + b) of the time (91%
+ * for the recalled a = 10, b = 1).  A* combines both:
+ *
+ *   Q_A* = min(q_ALT, Q_eBDP)
+ *
+ * so that ALT can only shrink the buffer below the BDP, where statistical
+ * multiplexing of many flows lets a smaller buffer keep the link busy.
+ *
+ * Units and fixed point (no floating point in the kernel):
+ *  - times in microseconds (u32);
+ *  - Tserv in microseconds << EBDP_FP_SHIFT (u64), so that small weights
+ *    still move it: one update changes it by delta * W, which must not
+ *    truncate to zero for the sub-microsecond deltas of a converged EWMA;
+ *  - W as a fraction of EBDP_WEIGHT_ONE (1 << 16), in (0, EBDP_WEIGHT_ONE];
+ *  - q_ALT in packets << EBDP_FP_SHIFT; a and b in packets per second of
+ *    idle or busy time.
+ *
+ * This header is pure (no qdisc, skb or locking) so that the KUnit suite
+ * ebdp_kunit.c can test it on any architecture, as include/net/codel.h is
+ * kept apart from sch_codel.c.
+ */
+#ifndef _NET_SCHED_EBDP_H
+#define _NET_SCHED_EBDP_H
+
+#include <linux/bits.h>
+#include <linux/types.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
+#include <linux/time64.h>
+
+#define EBDP_FP_SHIFT		16
+#define EBDP_WEIGHT_SHIFT	16
+#define EBDP_WEIGHT_ONE		BIT(EBDP_WEIGHT_SHIFT)	/* W = 1 */
+
+/* Defaults (SPEC 2; the paper's values) */
+#define EBDP_DEF_TMAX_US	(200 * USEC_PER_MSEC)	/* target delay */
+#define EBDP_DEF_C		5			/* packets */
+#define EBDP_DEF_QMAX		400			/* packets */
+#define EBDP_DEF_WEIGHT		(EBDP_WEIGHT_ONE / 64)	/* W = 1/64, see doc */
+#define EBDP_DEF_QMIN		5			/* packets (ALT floor) */
+#define EBDP_DEF_ALT_A		10			/* packets/s idle */
+#define EBDP_DEF_ALT_B		1			/* packets/s busy */
+#define EBDP_DEF_INTERVAL_US	(1 * USEC_PER_SEC)	/* ALT interval */
+
+/* Ceilings, documented in Documentation/networking/sch_ebdp.rst */
+#define EBDP_TMAX_MAX_US	(10 * USEC_PER_SEC)
+#define EBDP_QMAX_MAX		65535U			/* packets */
+#define EBDP_ALT_COEF_MAX	100000U			/* packets/s */
+#define EBDP_INTERVAL_MIN_US	(1 * USEC_PER_MSEC)
+#define EBDP_INTERVAL_MAX_US	(60 * USEC_PER_SEC)
+
+/*
+ * A service-time sample above this is clamped: a frame that took longer
+ * than 10 s is an outage, not a service time, and the clamp bounds every
+ * product below (10^7 << 16 times 2^16 fits in 2^63).
+ */
+#define EBDP_SAMPLE_MAX_US	(10 * USEC_PER_SEC)
+
+/* The dynamic limit never goes below one packet, or nothing is ever sent
+ * again to produce the service-time samples that would raise it.
+ */
+#define EBDP_LIMIT_MIN		1U
+
+enum ebdp_mode_internal {
+	EBDP_M_EBDP,
+	EBDP_M_ALT,
+	EBDP_M_ASTAR,
+};
+
+/**
+ * ebdp_tserv_update_fp() - fold one service-time sample into the EWMA
+ * @tserv_fp: Tserv in us << EBDP_FP_SHIFT; 0 means "no sample yet"
+ * @sample_fp: te - ts of one packet, in us << EBDP_FP_SHIFT
+ * @weight: W in units of 1/EBDP_WEIGHT_ONE, 1..EBDP_WEIGHT_ONE
+ *
+ * Tserv(k+1) = (1 - W) * Tserv(k) + W * sample, computed as
+ * Tserv + W * (sample - Tserv) on the magnitude of the difference so that
+ * it rounds toward the old value the same way in both directions.  The
+ * first sample seeds the average (instead of decaying up from 0, which
+ * would size the buffer to Qmax for the first ~1/W packets).  Samples
+ * above EBDP_SAMPLE_MAX_US are clamped to it.
+ *
+ * Return: the new Tserv in us << EBDP_FP_SHIFT, never 0.
+ */
+static inline u64 ebdp_tserv_update_fp(u64 tserv_fp, u64 sample_fp,
+				       u32 weight)
+{
+	u64 s = min_t(u64, sample_fp, (u64)EBDP_SAMPLE_MAX_US << EBDP_FP_SHIFT);
+
+	weight = min_t(u32, weight, EBDP_WEIGHT_ONE);
+	if (!tserv_fp)
+		return s ? s : 1;	/* 1: a sample of 0 us still counts */
+	if (s >= tserv_fp)
+		return tserv_fp + (((s - tserv_fp) * weight) >> EBDP_WEIGHT_SHIFT);
+	tserv_fp -= ((tserv_fp - s) * weight) >> EBDP_WEIGHT_SHIFT;
+	return tserv_fp ? tserv_fp : 1;
+}
+
+/* The same with a sample in whole microseconds (mac80211 feedback). */
+static inline u64 ebdp_tserv_update(u64 tserv_fp, u32 sample_us, u32 weight)
+{
+	return ebdp_tserv_update_fp(tserv_fp, (u64)sample_us << EBDP_FP_SHIFT,
+				    weight);
+}
+
+/* A sample in nanoseconds (dequeue spacing) as us << EBDP_FP_SHIFT. */
+static inline u64 ebdp_ns_to_fp(u64 ns)
+{
+	ns = min_t(u64, ns, (u64)EBDP_SAMPLE_MAX_US * NSEC_PER_USEC);
+	return div_u64(ns << EBDP_FP_SHIFT, NSEC_PER_USEC);
+}
+
+/**
+ * ebdp_bdp_limit() - Q_eBDP = min(Tmax / Tserv + c, Qmax)
+ * @tmax_us: target queueing delay Tmax
+ * @tserv_fp: Tserv in us << EBDP_FP_SHIFT, 0 if not yet measured
+ * @c: over-provisioning in packets
+ * @qmax: upper limit in packets
+ *
+ * Without a measurement (Tserv 0) the buffer is the paper's fixed
+ * baseline, Qmax.  Tmax / Tserv is rounded down.
+ *
+ * Return: the limit in packets, in [EBDP_LIMIT_MIN, max(qmax, 1)].
+ */
+static inline u32 ebdp_bdp_limit(u32 tmax_us, u64 tserv_fp, u32 c, u32 qmax)
+{
+	u64 q;
+
+	if (!tserv_fp)
+		return max(qmax, EBDP_LIMIT_MIN);
+	q = div64_u64((u64)tmax_us << EBDP_FP_SHIFT, tserv_fp) + c;
+	return clamp_t(u64, q, EBDP_LIMIT_MIN, max(qmax, EBDP_LIMIT_MIN));
+}
+
+/**
+ * ebdp_alt_update() - one ALT step, q + a * T_I - b * T_B
+ * @q_fp: q_ALT in packets << EBDP_FP_SHIFT
+ * @idle_us: T_I, time the buffer was empty during the interval
+ * @busy_us: T_B, time the buffer was not empty during the interval
+ * @a: growth per second of idle time, packets/s
+ * @b: shrinkage per second of busy time, packets/s
+ * @qmin: lower clamp, packets
+ * @qmax: upper clamp, packets
+ *
+ * Return: the new q_ALT in packets << EBDP_FP_SHIFT.
+ */
+static inline u64 ebdp_alt_update(u64 q_fp, u64 idle_us, u64 busy_us,
+				  u32 a, u32 b, u32 qmin, u32 qmax)
+{
+	/* Clamp the times so that a * t << 16 stays below 2^63. */
+	u64 lim = 1000ULL * USEC_PER_SEC;
+	u64 up = div_u64((u64)a * min(idle_us, lim) << EBDP_FP_SHIFT,
+			 USEC_PER_SEC);
+	u64 down = div_u64((u64)b * min(busy_us, lim) << EBDP_FP_SHIFT,
+			   USEC_PER_SEC);
+	u64 lo = (u64)qmin << EBDP_FP_SHIFT;
+	u64 hi = (u64)max(qmax, qmin) << EBDP_FP_SHIFT;
+
+	q_fp = q_fp + up;
+	q_fp = q_fp > down ? q_fp - down : 0;
+	return clamp(q_fp, lo, hi);
+}
+
+/* q_ALT in whole packets, at least EBDP_LIMIT_MIN. */
+static inline u32 ebdp_alt_limit(u64 q_fp)
+{
+	return max_t(u32, q_fp >> EBDP_FP_SHIFT, EBDP_LIMIT_MIN);
+}
+
+/**
+ * ebdp_limit() - the limit the qdisc enforces in a given mode
+ * @mode: enum ebdp_mode_internal
+ * @bdp_limit: ebdp_bdp_limit()
+ * @alt_limit: ebdp_alt_limit()
+ *
+ * Return: Q_eBDP, q_ALT, or A* = min(q_ALT, Q_eBDP).
+ */
+static inline u32 ebdp_limit(unsigned int mode, u32 bdp_limit, u32 alt_limit)
+{
+	switch (mode) {
+	case EBDP_M_ALT:
+		return alt_limit;
+	case EBDP_M_ASTAR:
+		return min(alt_limit, bdp_limit);
+	default:
+		return bdp_limit;
+	}
+}
+
+/* Tserv in whole nanoseconds, for statistics. */
+static inline u64 ebdp_tserv_ns(u64 tserv_fp)
+{
+	return (tserv_fp * NSEC_PER_USEC) >> EBDP_FP_SHIFT;
+}
+
+#endif /* _NET_SCHED_EBDP_H */

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the eBDP/ALT/A* core (ebdp.h): limit formula, EWMA
+ * convergence, ALT update, fixed-point edge cases.
+ */
+#include <kunit/test.h>
+#include <linux/random.h>
+#include "ebdp.h"
+
+#define FP(us)	((u64)(us) << EBDP_FP_SHIFT)
+
+/* Q = min(Tmax / Tserv + c, Qmax) on the paper's numbers. */
+static void ebdp_test_limit_formula(struct kunit *test)
+{
+	/* 1 ms per packet, 200 ms target: 200 + 5 */
+	KUNIT_EXPECT_EQ(test, ebdp_bdp_limit(200000, FP(1000), 5, 400), 205U);
+	/* 1.2 ms per packet (1500 B at 10 Mbit/s): 166.67 -> 166 + 5 */
+	KUNIT_EXPECT_EQ(test, ebdp_bdp_limit(200000, FP(1200), 5, 400), 171U);
+	/* fast link: capped at Qmax */
+	KUNIT_EXPECT_EQ(test, ebdp_bdp_limit(200000, FP(100), 5, 400), 400U);
+	/* slow link: Tserv > Tmax leaves only c */
+	KUNIT_EXPECT_EQ(test, ebdp_bdp_limit(200000, FP(300000), 5, 400), 5U);
+	/* c = 0 and Tserv > Tmax: never below one packet */
+	KUNIT_EXPECT_EQ(test, ebdp_bdp_limit(200000, FP(300000), 0, 400), 1U);
+	/* fractional Tserv: 0.5 us per packet */
+	KUNIT_EXPECT_EQ(test, ebdp_bdp_limit(1000, FP(1) / 2, 0, 65535),
+			2000U);
+	/* Qmax below c still caps */
+	KUNIT_EXPECT_EQ(test, ebdp_bdp_limit(200000, FP(300000), 5, 3), 3U);
+}
+
+/* A run-time 0, so that sparse does not fold the guarded division. */
+static u64 ebdp_test_no_tserv;
+
+/* Tserv 0 (no sample yet), huge and tiny values. */
+static void ebdp_test_limit_edges(struct kunit *test)
+{
+	u64 none = READ_ONCE(ebdp_test_no_tserv);
+
+	/* no estimate: the fixed baseline Qmax */
+	KUNIT_EXPECT_EQ(test, ebdp_bdp_limit(200000, none, 5, 400), 400U);
+	KUNIT_EXPECT_EQ(test, ebdp_bdp_limit(200000, none, 5, 0), 1U);
+	/* smallest non-zero Tserv: quotient huge, no overflow, Qmax */
+	KUNIT_EXPECT_EQ(test, ebdp_bdp_limit(EBDP_TMAX_MAX_US, 1, 5, 400),
+			400U);
+	KUNIT_EXPECT_EQ(test, ebdp_bdp_limit(U32_MAX, 1, U32_MAX,
+					     EBDP_QMAX_MAX), EBDP_QMAX_MAX);
+	/* largest Tserv the EWMA can hold */
+	KUNIT_EXPECT_EQ(test, ebdp_bdp_limit(200000, FP(EBDP_SAMPLE_MAX_US),
+					     5, 400), 5U);
+	KUNIT_EXPECT_EQ(test, ebdp_bdp_limit(200000, U64_MAX, 5, 400), 5U);
+	/* Tmax 10 s, Tserv 10 s: exactly one + c */
+	KUNIT_EXPECT_EQ(test, ebdp_bdp_limit(EBDP_TMAX_MAX_US,
+					     FP(EBDP_SAMPLE_MAX_US), 5, 400),
+			6U);
+}
+
+/* First sample seeds; sample 0 is kept distinct from "none"; clamp. */
+static void ebdp_test_ewma_seed_and_clamp(struct kunit *test)
+{
+	u64 t;
+
+	KUNIT_EXPECT_EQ(test, ebdp_tserv_update(0, 1200, EBDP_DEF_WEIGHT),
+			FP(1200));
+	t = ebdp_tserv_update(0, 0, EBDP_DEF_WEIGHT);
+	KUNIT_EXPECT_NE(test, t, 0ULL);
+	KUNIT_EXPECT_EQ(test, ebdp_bdp_limit(200000, t, 5, 400), 400U);
+	/* samples above 10 s are clamped */
+	KUNIT_EXPECT_EQ(test, ebdp_tserv_update(0, U32_MAX, EBDP_DEF_WEIGHT),
+			FP(EBDP_SAMPLE_MAX_US));
+	/* W = 1 follows the last sample exactly */
+	KUNIT_EXPECT_EQ(test, ebdp_tserv_update(FP(1000), 3000,
+						EBDP_WEIGHT_ONE), FP(3000));
+	KUNIT_EXPECT_EQ(test, ebdp_tserv_update(FP(3000), 1000,
+						EBDP_WEIGHT_ONE), FP(1000));
+	/* one step of W = 1/16 from 1000 toward 2600: +100 */
+	KUNIT_EXPECT_EQ(test, ebdp_tserv_update(FP(1000), 2600,
+						EBDP_WEIGHT_ONE / 16),
+			FP(1100));
+	KUNIT_EXPECT_EQ(test, ebdp_tserv_update(FP(2600), 1000,
+						EBDP_WEIGHT_ONE / 16),
+			FP(2500));
+	/* largest values: no overflow, stays at the clamp */
+	KUNIT_EXPECT_EQ(test, ebdp_tserv_update(FP(EBDP_SAMPLE_MAX_US),
+						U32_MAX, EBDP_WEIGHT_ONE),
+			FP(EBDP_SAMPLE_MAX_US));
+}
+
+/*
+ * After a step from 1 ms to 2 ms the EWMA is within 1/e after 1/W samples
+ * and within 1% after ~4.6/W: check both, for W = 1/16 and W = 1/1024,
+ * and that it then sits on the new value (no truncation bias).
+ */
+static void ebdp_test_ewma_step(struct kunit *test)
+{
+	static const u32 weights[] = { EBDP_WEIGHT_ONE / 16,
+				       EBDP_WEIGHT_ONE / 1024 };
+	int i, k;
+
+	for (i = 0; i < ARRAY_SIZE(weights); i++) {
+		u32 w = weights[i];
+		u32 n = EBDP_WEIGHT_ONE / w;
+		u64 t = FP(1000);
+
+		for (k = 0; k < n; k++)
+			t = ebdp_tserv_update(t, 2000, w);
+		/* 2000 - 1000 * (1 - W)^n ~ 2000 - 1000/e = 1632 */
+		KUNIT_EXPECT_GE(test, t, FP(1600));
+		KUNIT_EXPECT_LE(test, t, FP(1650));
+		for (k = 0; k < 4 * n; k++)
+			t = ebdp_tserv_update(t, 2000, w);
+		KUNIT_EXPECT_GE(test, t, FP(1990));
+		for (k = 0; k < 20 * n; k++)
+			t = ebdp_tserv_update(t, 2000, w);
+		/* converged to within one microsecond */
+		KUNIT_EXPECT_GE(test, t, FP(1999));
+		KUNIT_EXPECT_LE(test, t, FP(2000));
+	}
+}
+
+/* Noisy samples around a mean: the average converges to the mean. */
+static void ebdp_test_ewma_noise(struct kunit *test)
+{
+	struct rnd_state rnd;
+	u64 t = 0;
+	int k;
+
+	prandom_seed_state(&rnd, 42);
+	/* uniform on [500, 1500] us, mean 1000 */
+	for (k = 0; k < 20000; k++)
+		t = ebdp_tserv_update(t, 500 + prandom_u32_state(&rnd) % 1001,
+				      EBDP_WEIGHT_ONE / 256);
+	KUNIT_EXPECT_GE(test, t, FP(950));
+	KUNIT_EXPECT_LE(test, t, FP(1050));
+	/* and the limit follows: 200 ms / ~1 ms + 5 */
+	KUNIT_EXPECT_GE(test, ebdp_bdp_limit(200000, t, 5, 400), 195U);
+	KUNIT_EXPECT_LE(test, ebdp_bdp_limit(200000, t, 5, 400), 215U);
+}
+
+/* q + a * T_I - b * T_B, clamped to [qmin, qmax]. */
+static void ebdp_test_alt_update(struct kunit *test)
+{
+	u64 q = FP(100);
+
+	/* 1 s all idle: +10 packets */
+	q = ebdp_alt_update(q, USEC_PER_SEC, 0, 10, 1, 5, 400);
+	KUNIT_EXPECT_EQ(test, q, FP(110));
+	/* 1 s all busy: -1 packet */
+	q = ebdp_alt_update(q, 0, USEC_PER_SEC, 10, 1, 5, 400);
+	KUNIT_EXPECT_EQ(test, q, FP(109));
+	/* equilibrium a * T_I = b * T_B: busy 10/11 of the time */
+	q = ebdp_alt_update(q, 100000, 1000000, 10, 1, 5, 400);
+	KUNIT_EXPECT_EQ(test, q, FP(109));
+	/* fractions accumulate: ten 100 ms busy intervals = -1 packet */
+	for (int k = 0; k < 10; k++)
+		q = ebdp_alt_update(q, 0, 100000, 10, 1, 5, 400);
+	KUNIT_EXPECT_GE(test, q, FP(108));
+	KUNIT_EXPECT_LE(test, q, FP(108) + 16);
+	KUNIT_EXPECT_EQ(test, ebdp_alt_limit(q), 108U);
+	/* clamps */
+	KUNIT_EXPECT_EQ(test, ebdp_alt_update(FP(6), 0, 100 * USEC_PER_SEC,
+					      10, 1, 5, 400), FP(5));
+	KUNIT_EXPECT_EQ(test, ebdp_alt_update(FP(390), 100 * USEC_PER_SEC, 0,
+					      10, 1, 5, 400), FP(400));
+	/* huge times and coefficients: no overflow, saturates */
+	KUNIT_EXPECT_EQ(test, ebdp_alt_update(FP(200), U64_MAX, 0,
+					      EBDP_ALT_COEF_MAX, 1, 5, 400),
+			FP(400));
+	KUNIT_EXPECT_EQ(test, ebdp_alt_update(FP(200), 0, U64_MAX, 10,
+					      EBDP_ALT_COEF_MAX, 5, 400),
+			FP(5));
+	/* qmin above qmax: qmin wins, limit is never 0 */
+	KUNIT_EXPECT_EQ(test, ebdp_alt_update(FP(3), 0, 0, 10, 1, 8, 4),
+			FP(8));
+	KUNIT_EXPECT_EQ(test, ebdp_alt_limit(0), 1U);
+}
+
+/* Mode selection and A* = min(q_ALT, Q_eBDP). */
+static void ebdp_test_modes(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, ebdp_limit(EBDP_M_EBDP, 171, 60), 171U);
+	KUNIT_EXPECT_EQ(test, ebdp_limit(EBDP_M_ALT, 171, 60), 60U);
+	KUNIT_EXPECT_EQ(test, ebdp_limit(EBDP_M_ASTAR, 171, 60), 60U);
+	KUNIT_EXPECT_EQ(test, ebdp_limit(EBDP_M_ASTAR, 50, 60), 50U);
+	KUNIT_EXPECT_EQ(test, ebdp_tserv_ns(FP(1200)), 1200000ULL);
+	KUNIT_EXPECT_EQ(test, ebdp_tserv_ns(FP(1) / 2), 500ULL);
+	/* nanosecond samples keep sub-microsecond precision, and clamp */
+	KUNIT_EXPECT_EQ(test, ebdp_ns_to_fp(1500), FP(3) / 2);
+	KUNIT_EXPECT_EQ(test, ebdp_ns_to_fp(U64_MAX), FP(EBDP_SAMPLE_MAX_US));
+	KUNIT_EXPECT_EQ(test, ebdp_tserv_update_fp(FP(2), 0, EBDP_WEIGHT_ONE),
+			1ULL);
+}
+
+static struct kunit_case ebdp_core_cases[] = {
+	KUNIT_CASE(ebdp_test_limit_formula),
+	KUNIT_CASE(ebdp_test_limit_edges),
+	KUNIT_CASE(ebdp_test_ewma_seed_and_clamp),
+	KUNIT_CASE(ebdp_test_ewma_step),
+	KUNIT_CASE(ebdp_test_ewma_noise),
+	KUNIT_CASE(ebdp_test_alt_update),
+	KUNIT_CASE(ebdp_test_modes),
+	{}
+};
+
+static struct kunit_suite ebdp_core_suite = {
+	.name = "airqueue-sch_ebdp-core",
+	.test_cases = ebdp_core_cases,
+};
+
+kunit_test_suite(ebdp_core_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the eBDP/ALT/A* core");
+MODULE_LICENSE("GPL");

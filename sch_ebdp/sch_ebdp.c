@@ -1,0 +1,772 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sch_ebdp: drop-tail queue sized by eBDP, ALT or A* (Li, Leith, Malone,
+ * "Buffer sizing for 802.11 based networks", IEEE/ACM ToN 2011).
+ *
+ * The limit of the queue follows the bandwidth-delay product of the link
+ * as the MAC currently serves it: Q = min(Tmax / Tserv + c, Qmax), with
+ * Tserv an EWMA of the per-packet service time.  The algorithm is in
+ * ebdp.h; this file is the qdisc around it:
+ *
+ *  - two FIFOs: data, and (with "ackprio") pure TCP ACKs, served first;
+ *  - Tserv from MAC tx status when a patched mac80211 offers it
+ *    (include/net/mac80211_feedback.h, bound at run time with symbol_get()
+ *    so that the module has no dependency on mac80211), otherwise from the
+ *    spacing of dequeues while the queue stays backlogged, which measures
+ *    the service time of whatever drains the queue (a NIC, a shaper);
+ *  - ALT's idle/busy accounting on every enqueue and dequeue (alt and
+ *    astar modes only).
+ *
+ * Locking: the FIFOs, ALT state and parameters other than those of the
+ * estimator are under the qdisc root lock.  The estimator (Tserv, the
+ * eBDP limit it yields, and the parameters it uses) is under est_lock,
+ * because mac80211 feedback arrives from tx status in softirq context on
+ * any CPU, without the qdisc lock; enqueue reads the resulting limit with
+ * READ_ONCE().
+ */
+#include <linux/completion.h>
+#include <linux/ipv6.h>
+#include <linux/kernel.h>
+#include <linux/ktime.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/rculist.h>
+#include <linux/skbuff.h>
+#include <linux/spinlock.h>
+#include <linux/tcp.h>
+#include <net/ip.h>
+#include <net/ipv6.h>
+#include <net/mac80211_feedback.h>
+#include <net/netlink.h>
+#include <net/pkt_sched.h>
+#include <net/sch_generic.h>
+
+#include "ebdp.h"
+#include "pkt_sched_ebdp.h"
+
+/* MAC feedback newer than this wins over the dequeue-spacing estimate. */
+#define EBDP_MAC_FRESH_NS	(1 * NSEC_PER_SEC)
+
+#define EBDP_DEF_ACKLIMIT	64	/* packets in the ACK FIFO */
+
+struct ebdp_sched_data {
+	/* under the qdisc lock */
+	struct qdisc_skb_head dataq;
+	struct qdisc_skb_head ackq;
+	u8 mode;		/* enum tc_ebdp_mode */
+	u8 ackprio;
+	u8 deq_backlogged;	/* queue non-empty after the last dequeue */
+	u32 acklimit;
+	u32 qmin;
+	u32 alt_a;
+	u32 alt_b;
+	u32 interval_us;
+	u64 last_deq_ns;
+	u64 alt_q_fp;		/* q_ALT, packets << EBDP_FP_SHIFT */
+	u64 alt_last_ns;	/* last idle/busy accounting */
+	u64 alt_start_ns;	/* start of the current ALT interval */
+	u64 alt_idle_ns;
+	u64 alt_busy_ns;
+	u32 cur_limit;		/* Q used by the last enqueue */
+	u64 drops_limit;
+	u64 drops_ackq;
+	u64 drops_change;
+	u64 ack_packets;
+
+	/* estimator, under est_lock */
+	spinlock_t est_lock;
+	u32 tmax_us;
+	u32 c;
+	u32 qmax;
+	u32 weight;
+	u64 tserv_fp;
+	u32 bdp_limit;		/* also read locklessly by enqueue */
+	u8 source;		/* enum tc_ebdp_source */
+	u64 last_mac_ns;
+	u64 samples_mac;
+	u64 samples_deq;
+
+	struct net_device *dev;
+	struct list_head fb_node;	/* ebdp_instances, RCU */
+};
+
+/* Instances, for mac80211 feedback to find the ones on its device. */
+static LIST_HEAD(ebdp_instances);
+static DEFINE_SPINLOCK(ebdp_instances_lock);
+
+/* ------------------------------------------------------------------ */
+/* Service-time estimate                                               */
+
+/* Fold a sample in; caller holds est_lock. */
+static void ebdp_est_sample(struct ebdp_sched_data *q, u64 sample_fp)
+{
+	q->tserv_fp = ebdp_tserv_update_fp(q->tserv_fp, sample_fp, q->weight);
+	WRITE_ONCE(q->bdp_limit, ebdp_bdp_limit(q->tmax_us, q->tserv_fp,
+						q->c, q->qmax));
+}
+
+/* Dequeue spacing: the time between two dequeues while backlogged. */
+static void ebdp_est_dequeue(struct ebdp_sched_data *q, u64 now)
+{
+	if (q->deq_backlogged && q->last_deq_ns) {
+		spin_lock(&q->est_lock);
+		if (!q->last_mac_ns || now - q->last_mac_ns > EBDP_MAC_FRESH_NS) {
+			ebdp_est_sample(q, ebdp_ns_to_fp(now - q->last_deq_ns));
+			q->source = TC_EBDP_SRC_DEQUEUE;
+			q->samples_deq++;
+		}
+		spin_unlock(&q->est_lock);
+	}
+	q->last_deq_ns = now;
+}
+
+/* ------------------------------------------------------------------ */
+/* mac80211 feedback, bound at run time                                */
+
+static void ebdp_fb_tx_status(const struct ieee80211_tx_feedback *fb)
+{
+	struct ebdp_sched_data *q;
+
+	if (!(fb->flags & IEEE80211_TXFB_ACKED) ||
+	    (fb->flags & IEEE80211_TXFB_NO_ENQUEUE_TIME))
+		return;
+
+	list_for_each_entry_rcu(q, &ebdp_instances, fb_node) {
+		if (q->dev != fb->dev)
+			continue;
+		spin_lock(&q->est_lock);
+		ebdp_est_sample(q, (u64)fb->service_us << EBDP_FP_SHIFT);
+		q->source = TC_EBDP_SRC_MAC80211;
+		q->last_mac_ns = ktime_get_ns();
+		q->samples_mac++;
+		spin_unlock(&q->est_lock);
+	}
+}
+
+static bool ebdp_fb_bound;
+static DEFINE_MUTEX(ebdp_fb_mutex);
+static DECLARE_COMPLETION(ebdp_fb_detached);
+
+static void ebdp_fb_detach(struct net_device *dev)
+{
+	/* Per-device detach needs nothing: samples for it just stop. */
+	if (dev)
+		return;
+	WRITE_ONCE(ebdp_fb_bound, false);
+	complete(&ebdp_fb_detached);
+}
+
+static struct ieee80211_feedback_ops ebdp_fb_ops = {
+	.api_version	= IEEE80211_FEEDBACK_API_VERSION,
+	.owner		= THIS_MODULE,
+	.name		= "sch_ebdp",
+	.tx_status	= ebdp_fb_tx_status,
+	.detach		= ebdp_fb_detach,
+};
+
+static void ebdp_fb_bind(void)
+{
+	int (*reg)(struct ieee80211_feedback_ops *ops);
+	int err;
+
+	mutex_lock(&ebdp_fb_mutex);
+	if (READ_ONCE(ebdp_fb_bound))
+		goto out;
+	reg = symbol_get(ieee80211_feedback_register);
+	if (!reg)
+		goto out;	/* no (patched) mac80211: dequeue spacing */
+	reinit_completion(&ebdp_fb_detached);
+	err = reg(&ebdp_fb_ops);
+	symbol_put(ieee80211_feedback_register);
+	if (err)
+		pr_info("sch_ebdp: mac80211 feedback refused (%d), using dequeue spacing\n",
+			err);
+	else
+		WRITE_ONCE(ebdp_fb_bound, true);
+out:
+	mutex_unlock(&ebdp_fb_mutex);
+}
+
+static void ebdp_fb_unbind(void)
+{
+	void (*unreg)(struct ieee80211_feedback_ops *ops);
+	bool wait = false;
+
+	mutex_lock(&ebdp_fb_mutex);
+	if (READ_ONCE(ebdp_fb_bound)) {
+		unreg = symbol_get(ieee80211_feedback_unregister);
+		if (unreg) {
+			unreg(&ebdp_fb_ops);
+			symbol_put(ieee80211_feedback_unregister);
+			WRITE_ONCE(ebdp_fb_bound, false);
+		} else {
+			/* mac80211 is going away and will call ->detach() */
+			wait = true;
+		}
+	}
+	mutex_unlock(&ebdp_fb_mutex);
+	if (wait)
+		wait_for_completion(&ebdp_fb_detached);
+}
+
+static int ebdp_module_notify(struct notifier_block *nb, unsigned long action,
+			      void *data)
+{
+	struct module *mod = data;
+
+	if (action == MODULE_STATE_LIVE && !strcmp(mod->name, "mac80211"))
+		ebdp_fb_bind();
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block ebdp_module_nb = {
+	.notifier_call = ebdp_module_notify,
+};
+
+/* ------------------------------------------------------------------ */
+/* Classification: pure TCP ACKs                                       */
+
+/* ACK set, no SYN/FIN/RST, no payload; IPv4 or IPv6, not fragmented. */
+static bool ebdp_is_pure_ack(struct sk_buff *skb)
+{
+	int noff = skb_network_offset(skb);
+	struct tcphdr _th;
+	const struct tcphdr *th;
+	unsigned int l4len;
+	int thoff;
+
+	if (skb_is_gso(skb))
+		return false;
+
+	switch (skb_protocol(skb, true)) {
+	case htons(ETH_P_IP): {
+		struct iphdr _iph;
+		const struct iphdr *iph;
+
+		iph = skb_header_pointer(skb, noff, sizeof(_iph), &_iph);
+		if (!iph || iph->ihl < 5 || iph->protocol != IPPROTO_TCP ||
+		    ip_is_fragment(iph) || ntohs(iph->tot_len) < iph->ihl * 4)
+			return false;
+		thoff = noff + iph->ihl * 4;
+		l4len = ntohs(iph->tot_len) - iph->ihl * 4;
+		break;
+	}
+	case htons(ETH_P_IPV6): {
+		struct ipv6hdr _ip6h;
+		const struct ipv6hdr *ip6h;
+		__be16 frag_off;
+		u8 nexthdr;
+
+		ip6h = skb_header_pointer(skb, noff, sizeof(_ip6h), &_ip6h);
+		if (!ip6h)
+			return false;
+		nexthdr = ip6h->nexthdr;
+		thoff = ipv6_skip_exthdr(skb, noff + sizeof(*ip6h), &nexthdr,
+					 &frag_off);
+		if (thoff < 0 || nexthdr != IPPROTO_TCP || frag_off ||
+		    thoff - noff > ntohs(ip6h->payload_len) + sizeof(*ip6h))
+			return false;
+		l4len = ntohs(ip6h->payload_len) + sizeof(*ip6h) -
+			(thoff - noff);
+		break;
+	}
+	default:
+		return false;
+	}
+
+	th = skb_header_pointer(skb, thoff, sizeof(_th), &_th);
+	if (!th)
+		return false;
+	return th->ack && !th->syn && !th->fin && !th->rst &&
+	       l4len == th->doff * 4;
+}
+
+/* ------------------------------------------------------------------ */
+/* ALT: idle/busy accounting and the update at the end of an interval  */
+
+/* Call before the queue length changes, with the length it had until now. */
+static void ebdp_alt_account(struct ebdp_sched_data *q, struct Qdisc *sch,
+			     u64 now)
+{
+	u64 d = now - q->alt_last_ns;
+
+	if (sch->q.qlen)
+		q->alt_busy_ns += d;
+	else
+		q->alt_idle_ns += d;
+	q->alt_last_ns = now;
+
+	if (now - q->alt_start_ns < (u64)q->interval_us * NSEC_PER_USEC)
+		return;
+	q->alt_q_fp = ebdp_alt_update(q->alt_q_fp,
+				      div_u64(q->alt_idle_ns, NSEC_PER_USEC),
+				      div_u64(q->alt_busy_ns, NSEC_PER_USEC),
+				      q->alt_a, q->alt_b, q->qmin,
+				      READ_ONCE(q->qmax));
+	q->alt_idle_ns = 0;
+	q->alt_busy_ns = 0;
+	q->alt_start_ns = now;
+}
+
+static u32 ebdp_cur_limit(const struct ebdp_sched_data *q)
+{
+	return ebdp_limit(q->mode, READ_ONCE(q->bdp_limit),
+			  ebdp_alt_limit(q->alt_q_fp));
+}
+
+/* ------------------------------------------------------------------ */
+/* Data path                                                           */
+
+static int ebdp_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+			struct sk_buff **to_free)
+{
+	struct ebdp_sched_data *q = qdisc_priv(sch);
+
+	/* ALT's clock only runs in the modes that use it */
+	if (q->mode != TC_EBDP_MODE_EBDP)
+		ebdp_alt_account(q, sch, ktime_get_ns());
+
+	if (q->ackprio && ebdp_is_pure_ack(skb)) {
+		if (q->ackq.qlen >= q->acklimit) {
+			q->drops_ackq++;
+			return qdisc_drop(skb, sch, to_free);
+		}
+		__qdisc_enqueue_tail(skb, &q->ackq);
+	} else {
+		/* Q is evaluated for every packet (eBDP algorithm 1) */
+		q->cur_limit = ebdp_cur_limit(q);
+		if (q->dataq.qlen >= q->cur_limit) {
+			q->drops_limit++;
+			return qdisc_drop(skb, sch, to_free);
+		}
+		__qdisc_enqueue_tail(skb, &q->dataq);
+	}
+	sch->q.qlen++;
+	qdisc_qstats_backlog_inc(sch, skb);
+	return NET_XMIT_SUCCESS;
+}
+
+static struct sk_buff *ebdp_dequeue(struct Qdisc *sch)
+{
+	struct ebdp_sched_data *q = qdisc_priv(sch);
+	struct sk_buff *skb;
+	u64 now;
+
+	skb = __qdisc_dequeue_head(&q->ackq);
+	if (skb)
+		q->ack_packets++;
+	else
+		skb = __qdisc_dequeue_head(&q->dataq);
+	if (!skb)
+		return NULL;
+
+	now = ktime_get_ns();
+	if (q->mode != TC_EBDP_MODE_EBDP)
+		ebdp_alt_account(q, sch, now);
+	sch->q.qlen--;
+	qdisc_qstats_backlog_dec(sch, skb);
+	qdisc_bstats_update(sch, skb);
+
+	ebdp_est_dequeue(q, now);
+	q->deq_backlogged = sch->q.qlen > 0;
+	return skb;
+}
+
+/* Without removing: parents such as tbf peek before they dequeue. */
+static struct sk_buff *ebdp_peek(struct Qdisc *sch)
+{
+	struct ebdp_sched_data *q = qdisc_priv(sch);
+
+	return q->ackq.head ? q->ackq.head : q->dataq.head;
+}
+
+static void ebdp_reset(struct Qdisc *sch)
+{
+	struct ebdp_sched_data *q = qdisc_priv(sch);
+
+	__qdisc_reset_queue(&q->ackq);
+	__qdisc_reset_queue(&q->dataq);
+	sch->q.qlen = 0;
+	sch->qstats.backlog = 0;
+	q->deq_backlogged = 0;
+	q->last_deq_ns = 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Configuration                                                       */
+
+static const struct nla_policy ebdp_policy[TCA_EBDP_MAX + 1] = {
+	[TCA_EBDP_TMAX]		= { .type = NLA_U32 },
+	[TCA_EBDP_C]		= { .type = NLA_U32 },
+	[TCA_EBDP_QMAX]		= { .type = NLA_U32 },
+	[TCA_EBDP_WEIGHT]	= { .type = NLA_U32 },
+	[TCA_EBDP_MODE]		= { .type = NLA_U8 },
+	[TCA_EBDP_ACKPRIO]	= { .type = NLA_U8 },
+	[TCA_EBDP_ACKLIMIT]	= { .type = NLA_U32 },
+	[TCA_EBDP_INTERVAL]	= { .type = NLA_U32 },
+	[TCA_EBDP_QMIN]		= { .type = NLA_U32 },
+	[TCA_EBDP_ALT_A]	= { .type = NLA_U32 },
+	[TCA_EBDP_ALT_B]	= { .type = NLA_U32 },
+};
+
+/* Every value a user can set, validated as a whole before any is applied. */
+struct ebdp_params {
+	u32 tmax_us;
+	u32 c;
+	u32 qmax;
+	u32 weight;
+	u32 mode;
+	u32 ackprio;
+	u32 acklimit;
+	u32 interval_us;
+	u32 qmin;
+	u32 alt_a;
+	u32 alt_b;
+};
+
+/* One attribute's range; the message names the attribute, tc option, unit. */
+struct ebdp_attr_range {
+	const char *name;
+	const char *unit;
+	u32 min;
+	u32 max;
+	size_t off;
+};
+
+#define EBDP_RANGE(attr, _name, _unit, _min, _max, field)		\
+	[attr] = { .name = _name, .unit = _unit, .min = _min, .max = _max, \
+		   .off = offsetof(struct ebdp_params, field) }
+
+static const struct ebdp_attr_range ebdp_ranges[TCA_EBDP_MAX + 1] = {
+	EBDP_RANGE(TCA_EBDP_TMAX, "TCA_EBDP_TMAX (tmax)", "us",
+		   1, TC_EBDP_TMAX_MAX, tmax_us),
+	EBDP_RANGE(TCA_EBDP_C, "TCA_EBDP_C (c)", "packets",
+		   0, TC_EBDP_QMAX_MAX, c),
+	EBDP_RANGE(TCA_EBDP_QMAX, "TCA_EBDP_QMAX (qmax)", "packets",
+		   1, TC_EBDP_QMAX_MAX, qmax),
+	EBDP_RANGE(TCA_EBDP_WEIGHT, "TCA_EBDP_WEIGHT (weight)",
+		   "/65536, i.e. W in (0, 1]", 1, 1U << TC_EBDP_WEIGHT_SHIFT,
+		   weight),
+	EBDP_RANGE(TCA_EBDP_MODE, "TCA_EBDP_MODE (mode)",
+		   "(0 ebdp, 1 alt, 2 astar)", 0, __TC_EBDP_MODE_MAX - 1, mode),
+	EBDP_RANGE(TCA_EBDP_ACKPRIO, "TCA_EBDP_ACKPRIO (ackprio)", "(flag)",
+		   0, 1, ackprio),
+	EBDP_RANGE(TCA_EBDP_ACKLIMIT, "TCA_EBDP_ACKLIMIT (acklimit)",
+		   "packets", 1, TC_EBDP_ACKLIMIT_MAX, acklimit),
+	EBDP_RANGE(TCA_EBDP_INTERVAL, "TCA_EBDP_INTERVAL (interval)", "us",
+		   TC_EBDP_INTERVAL_MIN, TC_EBDP_INTERVAL_MAX, interval_us),
+	EBDP_RANGE(TCA_EBDP_QMIN, "TCA_EBDP_QMIN (qmin)", "packets",
+		   1, TC_EBDP_QMAX_MAX, qmin),
+	EBDP_RANGE(TCA_EBDP_ALT_A, "TCA_EBDP_ALT_A (alt_a)", "packets/s",
+		   0, TC_EBDP_ALT_COEF_MAX, alt_a),
+	EBDP_RANGE(TCA_EBDP_ALT_B, "TCA_EBDP_ALT_B (alt_b)", "packets/s",
+		   0, TC_EBDP_ALT_COEF_MAX, alt_b),
+};
+
+static int ebdp_parse(struct nlattr *opt, struct ebdp_params *p,
+		      struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[TCA_EBDP_MAX + 1];
+	int err, i;
+
+	err = nla_parse_nested_deprecated(tb, TCA_EBDP_MAX, opt, ebdp_policy,
+					  extack);
+	if (err < 0)
+		return err;
+
+	for (i = 1; i <= TCA_EBDP_MAX; i++) {
+		const struct ebdp_attr_range *r = &ebdp_ranges[i];
+		u32 v;
+
+		if (!tb[i])
+			continue;
+		v = ebdp_policy[i].type == NLA_U8 ? nla_get_u8(tb[i]) :
+						     nla_get_u32(tb[i]);
+		if (v < r->min || v > r->max) {
+			NL_SET_ERR_MSG_ATTR_FMT(extack, tb[i],
+						"%s must be %u..%u %s, got %u",
+						r->name, r->min, r->max,
+						r->unit, v);
+			return -EINVAL;
+		}
+		*(u32 *)((u8 *)p + r->off) = v;
+	}
+
+	if (p->qmin > p->qmax) {
+		NL_SET_ERR_MSG_FMT(extack,
+				   "TCA_EBDP_QMIN (qmin) %u must not exceed TCA_EBDP_QMAX (qmax) %u",
+				   p->qmin, p->qmax);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void ebdp_params_get(const struct ebdp_sched_data *q,
+			    struct ebdp_params *p)
+{
+	p->tmax_us = q->tmax_us;
+	p->c = q->c;
+	p->qmax = q->qmax;
+	p->weight = q->weight;
+	p->mode = q->mode;
+	p->ackprio = q->ackprio;
+	p->acklimit = q->acklimit;
+	p->interval_us = q->interval_us;
+	p->qmin = q->qmin;
+	p->alt_a = q->alt_a;
+	p->alt_b = q->alt_b;
+}
+
+/* Apply validated parameters; caller holds the qdisc tree lock. */
+static void ebdp_params_set(struct ebdp_sched_data *q,
+			    const struct ebdp_params *p)
+{
+	spin_lock_bh(&q->est_lock);
+	q->tmax_us = p->tmax_us;
+	q->c = p->c;
+	WRITE_ONCE(q->qmax, p->qmax);
+	q->weight = p->weight;
+	WRITE_ONCE(q->bdp_limit, ebdp_bdp_limit(q->tmax_us, q->tserv_fp,
+						q->c, q->qmax));
+	spin_unlock_bh(&q->est_lock);
+
+	if (q->mode != p->mode) {
+		/* ALT accounting restarts when it is switched on */
+		q->alt_last_ns = ktime_get_ns();
+		q->alt_start_ns = q->alt_last_ns;
+		q->alt_idle_ns = 0;
+		q->alt_busy_ns = 0;
+	}
+	q->mode = p->mode;
+	q->ackprio = p->ackprio;
+	q->acklimit = p->acklimit;
+	q->interval_us = p->interval_us;
+	q->qmin = p->qmin;
+	q->alt_a = p->alt_a;
+	q->alt_b = p->alt_b;
+	q->alt_q_fp = clamp_t(u64, q->alt_q_fp, (u64)p->qmin << EBDP_FP_SHIFT,
+			      (u64)p->qmax << EBDP_FP_SHIFT);
+}
+
+/* Drop from the head of @qh until it holds at most @limit packets. */
+static void ebdp_drain(struct Qdisc *sch, struct qdisc_skb_head *qh,
+		       u32 limit, unsigned int *pkts, unsigned int *bytes)
+{
+	struct ebdp_sched_data *q = qdisc_priv(sch);
+	struct sk_buff *skb;
+
+	while (qh->qlen > limit) {
+		skb = __qdisc_dequeue_head(qh);
+		sch->q.qlen--;
+		*bytes += qdisc_pkt_len(skb);
+		(*pkts)++;
+		q->drops_change++;
+		qdisc_qstats_backlog_dec(sch, skb);
+		rtnl_qdisc_drop(skb, sch);
+	}
+}
+
+static int ebdp_change(struct Qdisc *sch, struct nlattr *opt,
+		       struct netlink_ext_ack *extack)
+{
+	struct ebdp_sched_data *q = qdisc_priv(sch);
+	unsigned int pkts = 0, bytes = 0;
+	struct ebdp_params p;
+	int err;
+
+	if (!opt)
+		return 0;
+
+	sch_tree_lock(sch);
+	ebdp_params_get(q, &p);
+	sch_tree_unlock(sch);
+	err = ebdp_parse(opt, &p, extack);
+	if (err)
+		return err;
+
+	sch_tree_lock(sch);
+	ebdp_params_set(q, &p);
+	/* ackprio off: the ACK FIFO still drains first, then stays empty */
+	ebdp_drain(sch, &q->dataq, ebdp_cur_limit(q), &pkts, &bytes);
+	ebdp_drain(sch, &q->ackq, q->acklimit, &pkts, &bytes);
+	qdisc_tree_reduce_backlog(sch, pkts, bytes);
+	sch_tree_unlock(sch);
+	return 0;
+}
+
+static int ebdp_init(struct Qdisc *sch, struct nlattr *opt,
+		     struct netlink_ext_ack *extack)
+{
+	struct ebdp_sched_data *q = qdisc_priv(sch);
+	struct ebdp_params p = {
+		.tmax_us	= EBDP_DEF_TMAX_US,
+		.c		= EBDP_DEF_C,
+		.qmax		= EBDP_DEF_QMAX,
+		.weight		= EBDP_DEF_WEIGHT,
+		.mode		= TC_EBDP_MODE_EBDP,
+		.ackprio	= 0,
+		.acklimit	= EBDP_DEF_ACKLIMIT,
+		.interval_us	= EBDP_DEF_INTERVAL_US,
+		.qmin		= EBDP_DEF_QMIN,
+		.alt_a		= EBDP_DEF_ALT_A,
+		.alt_b		= EBDP_DEF_ALT_B,
+	};
+	u64 now = ktime_get_ns();
+	int err;
+
+	spin_lock_init(&q->est_lock);
+	INIT_LIST_HEAD(&q->fb_node);
+
+	if (opt) {
+		err = ebdp_parse(opt, &p, extack);
+		if (err)
+			return err;
+	}
+	q->alt_q_fp = (u64)p.qmax << EBDP_FP_SHIFT;
+	ebdp_params_set(q, &p);
+	q->cur_limit = ebdp_cur_limit(q);
+	q->alt_last_ns = now;
+	q->alt_start_ns = now;
+	q->dev = qdisc_dev(sch);
+	/* An empty root ebdp lets the stack send directly, as pfifo does:
+	 * nothing to sample then (the queue is not backlogged).
+	 */
+	sch->flags |= TCQ_F_CAN_BYPASS;
+
+	spin_lock(&ebdp_instances_lock);
+	list_add_tail_rcu(&q->fb_node, &ebdp_instances);
+	spin_unlock(&ebdp_instances_lock);
+	return 0;
+}
+
+static void ebdp_destroy(struct Qdisc *sch)
+{
+	struct ebdp_sched_data *q = qdisc_priv(sch);
+
+	/*
+	 * The qdisc is freed after an RCU grace period (qdisc_free_cb), so
+	 * feedback walking the list under rcu_read_lock() stays safe.
+	 * fb_node is empty when init failed before adding it.
+	 */
+	if (!list_empty(&q->fb_node)) {
+		spin_lock(&ebdp_instances_lock);
+		list_del_rcu(&q->fb_node);
+		spin_unlock(&ebdp_instances_lock);
+	}
+	__qdisc_reset_queue(&q->ackq);
+	__qdisc_reset_queue(&q->dataq);
+}
+
+static int ebdp_dump(struct Qdisc *sch, struct sk_buff *skb)
+{
+	struct ebdp_sched_data *q = qdisc_priv(sch);
+	struct ebdp_params p;
+	struct nlattr *opts;
+
+	sch_tree_lock(sch);
+	ebdp_params_get(q, &p);
+	sch_tree_unlock(sch);
+
+	opts = nla_nest_start_noflag(skb, TCA_OPTIONS);
+	if (!opts)
+		goto nla_put_failure;
+	if (nla_put_u32(skb, TCA_EBDP_TMAX, p.tmax_us) ||
+	    nla_put_u32(skb, TCA_EBDP_C, p.c) ||
+	    nla_put_u32(skb, TCA_EBDP_QMAX, p.qmax) ||
+	    nla_put_u32(skb, TCA_EBDP_WEIGHT, p.weight) ||
+	    nla_put_u8(skb, TCA_EBDP_MODE, p.mode) ||
+	    nla_put_u8(skb, TCA_EBDP_ACKPRIO, p.ackprio) ||
+	    nla_put_u32(skb, TCA_EBDP_ACKLIMIT, p.acklimit) ||
+	    nla_put_u32(skb, TCA_EBDP_INTERVAL, p.interval_us) ||
+	    nla_put_u32(skb, TCA_EBDP_QMIN, p.qmin) ||
+	    nla_put_u32(skb, TCA_EBDP_ALT_A, p.alt_a) ||
+	    nla_put_u32(skb, TCA_EBDP_ALT_B, p.alt_b))
+		goto nla_put_failure;
+	return nla_nest_end(skb, opts);
+
+nla_put_failure:
+	nla_nest_cancel(skb, opts);
+	return -1;
+}
+
+static int ebdp_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
+{
+	struct ebdp_sched_data *q = qdisc_priv(sch);
+	struct tc_ebdp_xstats st = {
+		.version = TC_EBDP_XSTATS_VERSION,
+	};
+
+	sch_tree_lock(sch);
+	spin_lock_bh(&q->est_lock);
+	st.source = q->source;
+	st.tserv_ns = ebdp_tserv_ns(q->tserv_fp);
+	st.bdp_limit = q->bdp_limit;
+	st.samples_mac80211 = q->samples_mac;
+	st.samples_dequeue = q->samples_deq;
+	spin_unlock_bh(&q->est_lock);
+	st.limit = ebdp_cur_limit(q);
+	st.alt_limit = ebdp_alt_limit(q->alt_q_fp);
+	st.data_qlen = q->dataq.qlen;
+	st.ack_qlen = q->ackq.qlen;
+	st.drops_limit = q->drops_limit;
+	st.drops_ackq = q->drops_ackq;
+	st.drops_change = q->drops_change;
+	st.ack_packets = q->ack_packets;
+	sch_tree_unlock(sch);
+	st.mac80211_bound = READ_ONCE(ebdp_fb_bound);
+
+	return gnet_stats_copy_app(d, &st, sizeof(st));
+}
+
+static struct Qdisc_ops ebdp_qdisc_ops __read_mostly = {
+	.id		= "ebdp",
+	.priv_size	= sizeof(struct ebdp_sched_data),
+	.enqueue	= ebdp_enqueue,
+	.dequeue	= ebdp_dequeue,
+	.peek		= ebdp_peek,
+	.init		= ebdp_init,
+	.reset		= ebdp_reset,
+	.destroy	= ebdp_destroy,
+	.change		= ebdp_change,
+	.dump		= ebdp_dump,
+	.dump_stats	= ebdp_dump_stats,
+	.owner		= THIS_MODULE,
+};
+MODULE_ALIAS_NET_SCH("ebdp");
+
+static int __init ebdp_module_init(void)
+{
+	int err;
+
+	BUILD_BUG_ON(EBDP_WEIGHT_SHIFT != TC_EBDP_WEIGHT_SHIFT);
+	BUILD_BUG_ON(EBDP_TMAX_MAX_US != TC_EBDP_TMAX_MAX);
+	BUILD_BUG_ON(EBDP_QMAX_MAX != TC_EBDP_QMAX_MAX);
+	BUILD_BUG_ON(EBDP_ALT_COEF_MAX != TC_EBDP_ALT_COEF_MAX);
+	BUILD_BUG_ON(EBDP_INTERVAL_MIN_US != TC_EBDP_INTERVAL_MIN);
+	BUILD_BUG_ON(EBDP_INTERVAL_MAX_US != TC_EBDP_INTERVAL_MAX);
+
+	err = register_module_notifier(&ebdp_module_nb);
+	if (err)
+		return err;
+	ebdp_fb_bind();
+	err = register_qdisc(&ebdp_qdisc_ops);
+	if (err) {
+		unregister_module_notifier(&ebdp_module_nb);
+		ebdp_fb_unbind();
+	}
+	return err;
+}
+
+static void __exit ebdp_module_exit(void)
+{
+	unregister_qdisc(&ebdp_qdisc_ops);
+	unregister_module_notifier(&ebdp_module_nb);
+	ebdp_fb_unbind();
+}
+
+module_init(ebdp_module_init);
+module_exit(ebdp_module_exit);
+
+MODULE_AUTHOR("airqueue");
+MODULE_DESCRIPTION("eBDP/ALT/A* dynamically sized drop-tail queue");
+MODULE_LICENSE("GPL");

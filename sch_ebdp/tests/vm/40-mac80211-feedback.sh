@@ -1,0 +1,99 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# sch_ebdp's mac80211 service-time source and its run-time binding, with
+# a test stand-in for the patched mac80211 (fbmock/ebdp_fbmock.c exports
+# ieee80211_feedback_register/unregister and injects tx status):
+#   - sch_ebdp has no module dependency (modinfo -F depends is empty);
+#   - loaded after the provider, it registers (stats: mac80211 bound);
+#   - injected service times drive Tserv and Q = Tmax/Tserv + c, source
+#     mac80211; unacknowledged frames are ignored; frames of another
+#     device do not touch the qdisc;
+#   - unloading sch_ebdp unregisters it from the provider;
+#   - unloading the provider first detaches sch_ebdp (->detach(NULL)),
+#     which then falls back and unloads cleanly.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib-ebdp.sh"
+
+PLAN=11
+tap_plan $PLAN
+[ "$(id -u)" = 0 ] || tap_skip_rest $PLAN "needs root (run in the VM)"
+[ -f "$TC_LIB_DIR/q_ebdp.so" ] || tap_skip_rest $PLAN "q_ebdp.so not built"
+modprobe -n sch_ebdp 2>/dev/null || tap_skip_rest $PLAN "sch_ebdp not installed"
+if grep -q '^mac80211 ' /proc/modules; then
+	modprobe -r mac80211_hwsim mac80211 2>/dev/null ||
+		tap_skip_rest $PLAN "mac80211 is loaded and cannot be removed"
+fi
+
+# Build the stand-in in the guest's tmpfs (the build tree is read-only in
+# the guest).  It exports mac80211's feedback symbols: unload mac80211 first.
+. "$AQ_BUILD/kernel/env"
+mock="${AQ_TMP:-/tmp/aq}/fbmock"
+modprobe -r mac80211_hwsim mac80211 2>/dev/null
+if [ ! -f "$mock/ebdp_fbmock.ko" ] ||
+   [ "$here/fbmock/ebdp_fbmock.c" -nt "$mock/ebdp_fbmock.ko" ]; then
+	mkdir -p "$mock"
+	cp "$here/fbmock/ebdp_fbmock.c" "$here/fbmock/Kbuild" "$mock/"
+	if ! make -C "$KDIR" M="$mock" AQ_TOP="$AQ_TOP" modules >"$mock/build.log" 2>&1; then
+		echo "1..1"
+		echo "not ok 1 - build the feedback stand-in ebdp_fbmock"
+		echo "# $(tail -n 2 "$mock/build.log" | tr '\n' ' ')"
+		exit 1
+	fi
+fi
+mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+dbg=/sys/kernel/debug/ebdp_fbmock
+
+dep=$(modinfo -F depends sch_ebdp)
+tap_check "sch_ebdp depends on no module (got '$dep')" [ -z "$dep" ]
+
+insmod "$mock/ebdp_fbmock.ko" || tap_skip_rest $PLAN "insmod ebdp_fbmock failed"
+modprobe sch_ebdp
+ip link add fbd0 type dummy
+ip link add fbd1 type dummy
+ip link set fbd0 up
+ip link set fbd1 up
+tc qdisc add dev fbd0 root ebdp tmax 200ms c 5 weight 1/16
+
+st() { tc -s -j qdisc show dev "${2:-fbd0}" | jq -r ".[0].$1"; }
+
+tap_check "registered with the provider at load" grep -qx sch_ebdp "$dbg/consumers"
+tap_check "stats say mac80211 bound" [ "$(st mac80211)" = bound ]
+
+echo "fbd0 2000 50" >"$dbg/inject"
+echo "# after 50 x 2000 us: tserv $(st tserv) ns limit $(st limit) source $(st source)"
+tap_check "Tserv 2 ms from mac80211, Q = 200/2 + 5 = 105" \
+	[ "$(st tserv)" = 2000000 -a "$(st limit)" = 105 -a "$(st source)" = mac80211 ]
+
+echo "fbd0 4000 100" >"$dbg/inject"
+# (1 - 1/16)^100 of the step remains: 4000 - 2000 * 0.0016 = 3996.8 us
+ts=$(st tserv)
+echo "# after 100 x 4000 us: tserv $ts ns limit $(st limit)"
+tap_check "EWMA W=1/16 follows a step to 4 ms (tserv $ts ns), Q = 55" \
+	[ "$ts" -ge 3990000 -a "$ts" -le 4000000 -a "$(st limit)" = 55 ]
+
+# not acknowledged (flags 0) and another device: ignored
+echo "fbd0 100 100 0" >"$dbg/inject"
+echo "fbd1 100 100" >"$dbg/inject"
+tap_check "unacked frames and other devices ignored (samples $(st samples_mac80211))" \
+	[ "$(st samples_mac80211)" = 150 -a "$(st limit)" = 55 ]
+
+tc qdisc del dev fbd0 root
+modprobe -r sch_ebdp
+tap_check "unloading sch_ebdp unregisters it" \
+	sh -c "! grep -q . $dbg/consumers && ! grep -q '^sch_ebdp ' /proc/modules"
+
+modprobe sch_ebdp
+tc qdisc add dev fbd0 root ebdp
+tap_check "registered again after reload" grep -qx sch_ebdp "$dbg/consumers"
+rmmod ebdp_fbmock
+tap_check "provider unloaded first: sch_ebdp detached (mac80211 $(st mac80211))" \
+	[ "$(st mac80211)" = unbound ]
+tc qdisc del dev fbd0 root
+ip link del fbd0
+ip link del fbd1
+timeout 20 modprobe -r sch_ebdp
+tap_check "sch_ebdp unloads after the provider went away" \
+	sh -c '! grep -q "^sch_ebdp " /proc/modules'
+tap_check "no kernel warnings" dmesg_clean

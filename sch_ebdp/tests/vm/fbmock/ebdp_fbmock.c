@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Test-only stand-in for the patched mac80211's feedback provider
+ * (include/net/mac80211_feedback.h): exports ieee80211_feedback_register()
+ * and ieee80211_feedback_unregister() and lets a test inject per-frame tx
+ * status through debugfs, so that sch_ebdp's run-time binding and its
+ * mac80211 service-time source can be tested without Wi-Fi or the
+ * mac80211 series.  Never load it together with a patched mac80211.
+ *
+ *   echo "DEV SERVICE_US COUNT [FLAGS]" > /sys/kernel/debug/ebdp_fbmock/inject
+ *   cat /sys/kernel/debug/ebdp_fbmock/consumers
+ */
+#include <linux/debugfs.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/netdevice.h>
+#include <linux/rculist.h>
+#include <net/mac80211_feedback.h>
+
+static LIST_HEAD(fbmock_consumers);
+static DEFINE_MUTEX(fbmock_lock);
+static struct dentry *fbmock_dir;
+
+int ieee80211_feedback_register(struct ieee80211_feedback_ops *ops)
+{
+	if (ops->api_version != IEEE80211_FEEDBACK_API_VERSION)
+		return -EPROTO;
+	mutex_lock(&fbmock_lock);
+	list_add_tail_rcu(&ops->list, &fbmock_consumers);
+	mutex_unlock(&fbmock_lock);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(ieee80211_feedback_register);
+
+void ieee80211_feedback_unregister(struct ieee80211_feedback_ops *ops)
+{
+	mutex_lock(&fbmock_lock);
+	list_del_rcu(&ops->list);
+	mutex_unlock(&fbmock_lock);
+	synchronize_rcu();
+}
+EXPORT_SYMBOL_GPL(ieee80211_feedback_unregister);
+
+static ssize_t fbmock_inject(struct file *file, const char __user *ubuf,
+			     size_t len, loff_t *ppos)
+{
+	struct ieee80211_feedback_ops *ops;
+	struct ieee80211_tx_feedback fb = {};
+	char buf[64], name[IFNAMSIZ];
+	unsigned int us, count, flags = IEEE80211_TXFB_ACKED, i;
+	struct net_device *dev;
+	u64 now;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = 0;
+	if (sscanf(buf, "%15s %u %u %u", name, &us, &count, &flags) < 3)
+		return -EINVAL;
+	dev = dev_get_by_name(&init_net, name);
+	if (!dev)
+		return -ENODEV;
+
+	fb.dev = dev;
+	fb.sta_addr = dev->dev_addr;
+	fb.service_us = us;
+	fb.len = 1500;
+	fb.attempts = 1;
+	fb.ampdu_len = 1;
+	fb.flags = flags;
+	for (i = 0; i < count; i++) {
+		now = ktime_get_ns();
+		fb.enqueue_ns = now - (u64)us * NSEC_PER_USEC;
+		fb.done_ns = now;
+		local_bh_disable();
+		rcu_read_lock();
+		list_for_each_entry_rcu(ops, &fbmock_consumers, list)
+			if (ops->tx_status)
+				ops->tx_status(&fb);
+		rcu_read_unlock();
+		local_bh_enable();
+	}
+	dev_put(dev);
+	return len;
+}
+
+static int fbmock_consumers_show(struct seq_file *s, void *unused)
+{
+	struct ieee80211_feedback_ops *ops;
+
+	mutex_lock(&fbmock_lock);
+	list_for_each_entry(ops, &fbmock_consumers, list)
+		seq_printf(s, "%s\n", ops->name);
+	mutex_unlock(&fbmock_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(fbmock_consumers);
+
+static const struct file_operations fbmock_inject_fops = {
+	.owner = THIS_MODULE,
+	.write = fbmock_inject,
+};
+
+static int __init fbmock_init(void)
+{
+	fbmock_dir = debugfs_create_dir("ebdp_fbmock", NULL);
+	debugfs_create_file("inject", 0200, fbmock_dir, NULL,
+			    &fbmock_inject_fops);
+	debugfs_create_file("consumers", 0400, fbmock_dir, NULL,
+			    &fbmock_consumers_fops);
+	return 0;
+}
+
+/* As mac80211 does when it goes away: ->detach(NULL) to every consumer. */
+static void __exit fbmock_exit(void)
+{
+	struct ieee80211_feedback_ops *ops, *tmp;
+
+	debugfs_remove_recursive(fbmock_dir);
+	mutex_lock(&fbmock_lock);
+	list_for_each_entry_safe(ops, tmp, &fbmock_consumers, list) {
+		list_del_rcu(&ops->list);
+		synchronize_rcu();
+		ops->detach(NULL);
+	}
+	mutex_unlock(&fbmock_lock);
+}
+
+module_init(fbmock_init);
+module_exit(fbmock_exit);
+MODULE_DESCRIPTION("airqueue test stand-in for the mac80211 feedback provider");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for sch_ebdp's VM tests (sourced, not run): TAP output and a
+# two-namespace veth path  ns ebdp-a (va, 10.77.0.1) <-> ns ebdp-b (vb,
+# 10.77.0.2), on which the tests put qdiscs on va.
+
+: "${AQ_TOP:=/work/main}"
+: "${AQ_BUILD:=$AQ_TOP/build}"
+: "${AQ_RESULTS:=/tmp/aq}"
+export TC_LIB_DIR="$AQ_BUILD/sch_ebdp/tc"
+mkdir -p "$AQ_RESULTS"
+
+tap_n=0
+tap_plan() { echo "1..$1"; }
+tap_ok() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $*"; }
+tap_notok() { tap_n=$((tap_n + 1)); echo "not ok $tap_n - $*"; }
+tap_skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $1 # SKIP $2"; }
+tap_check() { # description, command...
+	local d=$1
+	shift
+	if "$@"; then tap_ok "$d"; else tap_notok "$d"; fi
+}
+# Skip every remaining test of a plan of $1 with reason $2, then exit.
+tap_skip_rest() {
+	while [ "$tap_n" -lt "$1" ]; do tap_skip "prerequisite" "$2"; done
+	exit 0
+}
+
+A() { ip netns exec ebdp-a "$@"; }
+B() { ip netns exec ebdp-b "$@"; }
+
+path_up() {
+	path_down
+	ip netns add ebdp-a && ip netns add ebdp-b || return 1
+	ip link add va netns ebdp-a type veth peer name vb netns ebdp-b || return 1
+	A ip addr add 10.77.0.1/24 dev va
+	B ip addr add 10.77.0.2/24 dev vb
+	# no IPv6 autoconfiguration chatter in the counters the tests compare
+	A sysctl -qw net.ipv6.conf.va.disable_ipv6=1
+	B sysctl -qw net.ipv6.conf.vb.disable_ipv6=1
+	A ip link set lo up
+	B ip link set lo up
+	A ip link set va up
+	B ip link set vb up
+	# one skb per packet through the qdisc: TCP must not build GSO skbs
+	A ethtool -K va tso off gso off gro off >/dev/null 2>&1
+	B ethtool -K vb tso off gso off gro off >/dev/null 2>&1
+	A ping -c 1 -W 2 10.77.0.2 >/dev/null
+}
+
+path_down() {
+	ip netns del ebdp-a 2>/dev/null
+	ip netns del ebdp-b 2>/dev/null
+	return 0
+}
+
+# ebdp_stat FIELD [DEV] [PARENT-HANDLE]: one field of tc -s -j for ebdp on va
+ebdp_stat() {
+	A tc -s -j qdisc show dev "${2:-va}" |
+		jq -r "[.[] | select(.kind == \"ebdp\")][0].$1"
+}
+
+# Fail loudly if the kernel complained.
+dmesg_clean() {
+	! dmesg | grep -qE 'WARNING:|BUG:|Oops|general protection|refcount_t|list_(add|del) corruption'
+}
