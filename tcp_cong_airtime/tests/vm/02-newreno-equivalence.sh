@@ -1,5 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# aq-vm-clock: virtual
+# (the netem bottleneck must run at its rate in guest time, however loaded the host)
 #
 # tcp_airtime without mac80211 feedback (a veth route has no airtime view)
 # must behave as NewReno: same throughput and a comparable cwnd trajectory
