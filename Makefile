@@ -56,8 +56,12 @@ install: all
 install-patched: patched
 	scripts/install-patched
 
+# Per module directory: kbuild's clean with M=$(AQ_TOP) would delete every
+# *.ko* below it, including the kernel cache in build/.
+MODULE_DIRS := sch_ebdp tcp_cong_airtime
+
 clean:
-	-$(MAKE) -C $(KDIR) M=$(AQ_TOP) clean
+	-for d in $(MODULE_DIRS); do $(MAKE) -C $(KDIR) M=$(AQ_TOP)/$$d clean; done
 	@if [ -f sch_ebdp/tc/Makefile ]; then $(MAKE) -C sch_ebdp/tc clean; fi
 	rm -rf $(AQ_BUILD)/patched $(AQ_BUILD)/vm/results results
 
