@@ -79,8 +79,13 @@ run airtime 1
 run reno 2
 run airtime 2
 
-stats() { # file -> "mean max n"
-	awk 'NF { s += $1; n++; if ($1 > m) m = $1 } END { if (n) printf "%.1f %d %d", s / n, m, n; else print "0 0 0" }' "$1"
+# "mean p95 n": the 95th percentile stands for the sawtooth's peaks; the
+# maximum would be the one slow-start overshoot, which the 100 ms sampling
+# phase decides (seen: identical runs on the virtual clock, max 28 vs 45).
+stats() { # file -> "mean p95 n"
+	sort -n "$1" | awk 'NF { v[++n] = $1; s += $1 } END {
+		if (n) printf "%.1f %d %d", s / n, v[int(0.95 * (n - 1)) + 1], n
+		else print "0 0 0" }'
 }
 sum() { awk '{ s += $1 } END { printf "%.2f", s }' "$1"; }
 read -r r_mean r_max r_n < <(stats "$AQ_TMP/reno.cwnd")
@@ -90,8 +95,8 @@ a_mbps=$(awk '{ s += $1; n++ } END { if (n) printf "%.2f", s / n }' "$AQ_TMP/air
 r_retr=$(sum "$AQ_TMP/reno.retr")
 a_retr=$(sum "$AQ_TMP/airtime.retr")
 tap_diag "feedback: $fb; 2 runs each of ${secs} s, 4 Mbit/s, 40 ms, netem limit 20" \
-	"reno:    ${r_mbps} Mbit/s, cwnd mean ${r_mean} max ${r_max} (${r_n} samples), retransmits ${r_retr}" \
-	"airtime: ${a_mbps} Mbit/s, cwnd mean ${a_mean} max ${a_max} (${a_n} samples), retransmits ${a_retr}"
+	"reno:    ${r_mbps} Mbit/s, cwnd mean ${r_mean} p95 ${r_max} (${r_n} samples), retransmits ${r_retr}" \
+	"airtime: ${a_mbps} Mbit/s, cwnd mean ${a_mean} p95 ${a_max} (${a_n} samples), retransmits ${a_retr}"
 mkdir -p "$AQ_RESULTS/tcp_airtime" 2>/dev/null &&
 	cat "$AQ_TMP/reno.cwnd" >"$AQ_RESULTS/tcp_airtime/newreno-equiv-reno.cwnd" &&
 	cat "$AQ_TMP/airtime.cwnd" >"$AQ_RESULTS/tcp_airtime/newreno-equiv-airtime.cwnd"
@@ -104,7 +109,7 @@ tap_in_range "$ratio" 0.8 1.25 "throughput airtime/reno"
 ratio=$(awk -v a="$a_mean" -v r="$r_mean" 'BEGIN { if (r > 0) printf "%.3f", a / r }')
 tap_in_range "$ratio" 0.7 1.3 "mean cwnd airtime/reno"
 ratio=$(awk -v a="$a_max" -v r="$r_max" 'BEGIN { if (r > 0) printf "%.3f", a / r }')
-tap_in_range "$ratio" 0.7 1.3 "max cwnd airtime/reno (sawtooth peak)"
+tap_in_range "$ratio" 0.7 1.3 "p95 cwnd airtime/reno (sawtooth peaks)"
 tap_in_range "$a_retr" 1 100000 "airtime reacts to the bottleneck's drops (retransmits seen)"
 tap_in_range "$r_retr" 1 100000 "reno sees drops too (the bottleneck works)"
 if grep -q 'bbr:(' "$AQ_TMP"/airtime.*.ss; then
