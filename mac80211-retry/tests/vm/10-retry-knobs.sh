@@ -12,20 +12,20 @@
 #    with the phy "off".
 . "$AQ_TOP/testbed/lib/guest.sh"
 
-tap_plan 25
+tap_plan 24
 trap aq_cleanup_all EXIT
 
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 
 if ! hwsim_load 2; then
-	for i in $(seq 25); do tap_skip "retry knobs" "mac80211_hwsim does not load"; done
+	for i in $(seq 24); do tap_skip "retry knobs" "mac80211_hwsim does not load"; done
 	exit 0
 fi
 phys=($(hwsim_phys))
 D0=/sys/kernel/debug/ieee80211/${phys[0]}/retry
 D1=/sys/kernel/debug/ieee80211/${phys[1]}/retry
 if [ ! -d "$D0" ]; then
-	for i in $(seq 25); do tap_skip "retry knobs" "mac80211 is not patched (no $D0)"; done
+	for i in $(seq 24); do tap_skip "retry knobs" "mac80211 is not patched (no $D0)"; done
 	exit 0
 fi
 

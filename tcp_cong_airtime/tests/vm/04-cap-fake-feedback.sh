@@ -27,7 +27,10 @@ if lsmod | grep -q '^mac80211 '; then
 	exit 0
 fi
 src="$AQ_TOP/tcp_cong_airtime/tests/vm/fakefb"
-# Built in the guest's tmpfs: the build tree is read-only in the guest.
+# Built in the guest's tmpfs: the build tree is read-only in the guest.  The
+# guest's /lib/modules is the VM module tree (no build link): use the
+# headers the kernel was prepared with.
+. "$AQ_BUILD/kernel/env"
 bld="$AQ_TMP/fakefb"
 ko="$bld/airtime_fakefb.ko"
 # fakefb exports the symbols of the patched mac80211: it cannot load beside it.
@@ -35,7 +38,7 @@ modprobe -r mac80211_hwsim mac80211 2>/dev/null
 if [ ! -f "$ko" ] || [ "$src/airtime_fakefb.c" -nt "$ko" ]; then
 	mkdir -p "$bld" && cp "$src/airtime_fakefb.c" "$bld/" &&
 		sed "s|-I\$(src)/../../../../include|-I$AQ_TOP/include|" "$src/Kbuild" >"$bld/Kbuild" &&
-		make -s -C "/lib/modules/$KVER/build" M="$bld" modules >"$AQ_TMP/fakefb-build.log" 2>&1
+		make -s -C "$KDIR" M="$bld" modules >"$AQ_TMP/fakefb-build.log" 2>&1
 fi
 if [ ! -f "$ko" ]; then
 	echo "1..1"
