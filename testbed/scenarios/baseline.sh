@@ -59,7 +59,7 @@ def pct(v, p):
     v = sorted(v)
     return v[min(len(v) - 1, int(round(p / 100 * (len(v) - 1))))] if v else None
 res = {"scenario": "baseline", "kernel": os.uname().release,
-       "note": "stock mac80211_hwsim without the medium emulator: no airtime "
+       "note": "mac80211_hwsim without the medium emulator: no airtime "
                "model, throughput is bound by the CPU of the VM",
        "idle_rtt_ms": {}, "flows": {}}
 idle = [r for _, r in pings(f"{out}/ping-idle.txt")]
