@@ -13,7 +13,9 @@
 #             netem NS IFACE ARGS, iperf3_server NS, iperf3_client NS ADDR
 #             ARGS... (JSON to stdout), iperf3_mbps JSONFILE [sender|receiver],
 #             sample_ss NS [ARGS], sample_tc NS IFACE, dmesg_clean,
-#             aq_cleanup_all
+#             aq_cleanup_all, topo_ap_sta_server, topo_bss N [CH] [MODE]
+#   medium:   medium_start CONFIG [args], medium_stats, medium_stop,
+#             medium_config_bss FILE STD N [DIST_M...]
 #
 # Every helper fails (non-zero) with a message on stderr rather than leaving
 # a half-made topology behind silently.
@@ -230,4 +232,113 @@ topo_ap_sta_server() {
 	veth_link ap eth-srv srv eth0 10.9.0.1/24 10.9.0.2/24 || return 1
 	ip -n srv route add default via 10.9.0.1
 	ip netns exec ap sysctl -qw net.ipv4.ip_forward=1
+}
+
+# --- the medium (testbed/medium) --------------------------------------------
+# medium_start CONFIG [aqmedium args...]: start aqmedium in the background
+# after hwsim_load and before any association (frames need a medium once it
+# is registered).  Sets MEDIUM_PID; statistics on the socket $MEDIUM_SOCK
+# (medium_stats) and, at medium_stop, in $AQ_TMP/medium-exit.json.  The
+# medium's log is $AQ_TMP/medium.log.
+MEDIUM_BIN=${MEDIUM_BIN:-${AQ_BUILD:-${AQ_TOP:-/work/main}/build}/medium/aqmedium}
+MEDIUM_SOCK=$AQ_TMP/medium.sock
+MEDIUM_PID=
+medium_start() {
+	local conf=$1 i
+	shift
+	[ -x "$MEDIUM_BIN" ] || { echo "medium_start: $MEDIUM_BIN not built" >&2; return 1; }
+	rm -f "$MEDIUM_SOCK" "$AQ_TMP/medium-exit.json"
+	"$MEDIUM_BIN" -c "$conf" -u "$MEDIUM_SOCK" -S "$AQ_TMP/medium-exit.json" \
+		"$@" 2>"$AQ_TMP/medium.log" &
+	MEDIUM_PID=$!
+	for i in $(seq 100); do
+		[ -S "$MEDIUM_SOCK" ] && kill -0 "$MEDIUM_PID" 2>/dev/null && return 0
+		kill -0 "$MEDIUM_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	echo "medium_start: aqmedium did not come up: $(tail -n 3 "$AQ_TMP/medium.log")" >&2
+	return 1
+}
+
+# medium_stats: the medium's statistics (JSON) on stdout
+medium_stats() {
+	python3 - "$MEDIUM_SOCK" <<'PY'
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+d = b""
+while True:
+    b = s.recv(65536)
+    if not b:
+        break
+    d += b
+sys.stdout.write(d.decode())
+PY
+}
+
+# medium_stop: SIGTERM, wait; returns aqmedium's exit status
+medium_stop() {
+	local rc=0
+	[ -n "$MEDIUM_PID" ] || return 0
+	kill -TERM "$MEDIUM_PID" 2>/dev/null
+	wait "$MEDIUM_PID" || rc=$?
+	MEDIUM_PID=
+	return $rc
+}
+
+# medium_config_bss FILE STD N_STA [DIST_M...]: write a medium config for an
+# AP (hwsim radio 0 at the origin) and N stations (radios 1..N) at the given
+# distances in metres (default 5 m each), log-distance path loss (exponent 3,
+# the medium's defaults otherwise).  STD: b, g, a, n24, n5.  Any other radios
+# hwsim has are added as they appear, at the origin.
+medium_config_bss() {
+	local file=$1 std=$2 n=$3 i d
+	shift 3
+	{
+		printf '{ "phy": { "standard": "%s" }, "unknown_radios": "add",\n' "$std"
+		printf '  "hwsim_ext": true,\n  "radios": [\n'
+		printf '    { "name": "ap", "hwsim_index": 0, "pos": [0, 0] }'
+		for i in $(seq "$n"); do
+			d=${1:-5}
+			[ $# -gt 0 ] && shift
+			printf ',\n    { "name": "sta%d", "hwsim_index": %d, "pos": [%s, 0] }' \
+				"$i" "$i" "$d"
+		done
+		printf '\n  ]\n}\n'
+	} >"$file"
+}
+
+# topo_bss N_STA [CHANNEL] [HWMODE] [hostapd extra lines...]: an AP and N
+# stations on the first N+1 hwsim radios (load hwsim, then start the medium,
+# first).  NS "ap" (10.0.0.1, forwarding, wired "srv" at 10.9.0.2 behind
+# veth eth-srv), NS "sta1".."staN" (10.0.0.(1+i)), power save off.  Sets
+# AP_IF and STA_IFS (array, STA_IFS[i-1] is staI's interface).
+topo_bss() {
+	local n=$1 phys i ns
+	phys=($(hwsim_phys))
+	[ "${#phys[@]}" -gt "$n" ] || { echo "topo_bss: need $((n + 1)) hwsim radios" >&2; return 1; }
+	netns_new ap && netns_new srv || return 1
+	phy_to_netns "${phys[0]}" ap || return 1
+	AP_IF=$(ip netns exec ap iw dev | awk '/Interface/ {print $2; exit}')
+	hostapd_start ap "$AP_IF" aqtest "${2:-1}" "${3:-g}" "${@:4}" || return 1
+	ip -n ap addr add 10.0.0.1/24 dev "$AP_IF"
+	STA_IFS=()
+	for i in $(seq "$n"); do
+		ns=sta$i
+		netns_new "$ns" && phy_to_netns "${phys[$i]}" "$ns" || return 1
+		STA_IFS+=("$(ip netns exec "$ns" iw dev | awk '/Interface/ {print $2; exit}')")
+		ip -n "$ns" link set "${STA_IFS[i - 1]}" up
+		wpa_start "$ns" "${STA_IFS[i - 1]}" aqtest || return 1
+	done
+	for i in $(seq "$n"); do
+		ns=sta$i
+		wait_assoc "$ns" "${STA_IFS[i - 1]}" 20 || return 1
+		ip netns exec "$ns" iw dev "${STA_IFS[i - 1]}" set power_save off 2>/dev/null
+		ip -n "$ns" addr add "10.0.0.$((1 + i))/24" dev "${STA_IFS[i - 1]}"
+		ip -n "$ns" route add default via 10.0.0.1
+	done
+	veth_link ap eth-srv srv eth0 10.9.0.1/24 10.9.0.2/24 || return 1
+	ip -n srv route add default via 10.9.0.1
+	ip netns exec ap sysctl -qw net.ipv4.ip_forward=1
+	export AP_IF
 }

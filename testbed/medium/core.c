@@ -946,8 +946,13 @@ static void q_push_front_list(struct aq_ac_state *q, struct aq_frame **v,
 static void final_status(struct aq_medium *m, struct aq_radio *r,
 			 struct aq_frame *f, bool acked)
 {
+	struct aq_ac_stats *st = &r->ac[f->ac].st;
+
 	f->next = NULL;
-	r->ac[f->ac].st.queue_delay_sum += m->now - f->enq_time;
+	st->queue_delay_sum += m->now - f->enq_time;
+	if (f->attempts)
+		st->tries_hist[f->l4 < AQ_NUM_L4 ? f->l4 : AQ_L4_OTHER]
+			[f->attempts < AQ_TRIES_HIST ? f->attempts : AQ_TRIES_HIST - 1]++;
 	if (m->ops.tx_status)
 		m->ops.tx_status(m, f, acked);
 	aq_frame_free(f);
@@ -1114,8 +1119,10 @@ static void start_exchange(struct aq_medium *m, int ri, int ac)
 		g->used[aq_rate_entry(g)]++;
 		g->attempts++;
 		q->st.attempts++;
-		if (g->attempts == 1)
+		if (g->attempts == 1) {
 			q->st.frames++;
+			q->st.l4_frames[g->l4 < AQ_NUM_L4 ? g->l4 : AQ_L4_OTHER]++;
+		}
 	}
 	dur = aq_txtime(&m->phy, &rate, tx->bytes);
 	resp = f->dst != AQ_DST_BCAST && !f->no_ack;
@@ -1261,6 +1268,67 @@ void aq_fini(struct aq_medium *m)
 		m->tx_free = t->next_free;
 		free(t);
 	}
+}
+
+/*
+ * What a data frame carries, for the per-AC statistics: skip the 802.11
+ * header (3 or 4 addresses, QoS control, HT control), expect LLC/SNAP
+ * with IPv4 or IPv6 and look at the transport header.  A-MSDUs, IP
+ * fragments, IPv6 extension headers and anything truncated count as other.
+ */
+uint8_t aq_classify_l4(const uint8_t *d, unsigned int len)
+{
+	static const uint8_t snap[6] = { 0xaa, 0xaa, 0x03, 0, 0, 0 };
+	unsigned int off, proto, ipend, thl, plen, hl;
+	const uint8_t *ip, *th;
+	uint16_t fc;
+
+	if (len < 24)
+		return AQ_L4_OTHER;
+	fc = d[0] | d[1] << 8;
+	if (((fc >> 2) & 3) != 2)	/* not a data frame */
+		return AQ_L4_OTHER;
+	off = ((fc & 0x0300) == 0x0300) ? 30 : 24;
+	if (fc & 0x4000)	/* protected: no way to look inside */
+		return AQ_L4_OTHER;
+	if (fc & 0x0080) {	/* QoS data */
+		if (len < off + 2 || (d[off] & 0x80))	/* A-MSDU present */
+			return AQ_L4_OTHER;
+		off += 2;
+		if (fc & 0x8000)	/* +HTC */
+			off += 4;
+	}
+	if (len < off + 8 || memcmp(d + off, snap, 6))
+		return AQ_L4_OTHER;
+	ip = d + off + 8;
+	if (d[off + 6] == 0x08 && d[off + 7] == 0x00) {
+		if (len < off + 8 + 20 || (ip[0] >> 4) != 4)
+			return AQ_L4_OTHER;
+		hl = (ip[0] & 15) * 4;
+		if ((ip[6] & 0x3f) || ip[7])	/* MF or fragment offset */
+			return AQ_L4_OTHER;
+		proto = ip[9];
+		ipend = ip[2] << 8 | ip[3];
+	} else if (d[off + 6] == 0x86 && d[off + 7] == 0xdd) {
+		if (len < off + 8 + 40 || (ip[0] >> 4) != 6)
+			return AQ_L4_OTHER;
+		hl = 40;
+		proto = ip[6];
+		ipend = 40 + (ip[4] << 8 | ip[5]);
+	} else {
+		return AQ_L4_OTHER;
+	}
+	if (proto == 17)
+		return AQ_L4_UDP;
+	if (proto != 6 || len < off + 8 + hl + 20)
+		return AQ_L4_OTHER;
+	th = ip + hl;
+	thl = (th[12] >> 4) * 4;
+	plen = ipend > hl + thl ? ipend - hl - thl : 0;
+	/* flags: FIN 0x01, SYN 0x02, RST 0x04, ACK 0x10 */
+	if (plen == 0 && (th[13] & 0x10) && !(th[13] & 0x07))
+		return AQ_L4_TCP_ACK;
+	return AQ_L4_TCP;
 }
 
 void aq_enqueue(struct aq_medium *m, struct aq_frame *f)

@@ -294,6 +294,8 @@ static void handle_frame(struct live *l, struct nlattr **a)
 			f->ac = aq_ac_of_tid(f->tid);
 		}
 	}
+	if (ftype == 2)
+		f->l4 = aq_classify_l4(d, len);
 	/* a patched hwsim marks frames of Block Ack sessions; once one such
 	 * mark was seen, trust it.  Stock hwsim does not pass the flag:
 	 * aggregate unicast QoS data at HT rates (hwsim starts Block Ack

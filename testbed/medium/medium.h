@@ -100,6 +100,7 @@ struct aq_frame {
 	unsigned int payload;		/* octets counted as goodput */
 	uint8_t tid, ac;
 	bool qos_data, no_ack, ampdu_ok;
+	uint8_t l4;			/* AQ_L4_*: what the MSDU carries */
 	uint32_t hwsim_flags;
 	uint32_t nav_us;		/* duration field (NAV) */
 	unsigned int freq;
@@ -147,8 +148,23 @@ struct aq_tx {
 
 /* --------------------------------------------------------------- radios */
 
+/* what a data frame's MSDU carries (live mode parses LLC/SNAP + IP) */
+enum aq_l4 {
+	AQ_L4_OTHER,		/* management, non-IP, A-MSDU, IP fragments */
+	AQ_L4_TCP,		/* a TCP segment with payload or SYN/FIN/RST */
+	AQ_L4_TCP_ACK,		/* a pure TCP ACK: ACK, no payload, no SYN/FIN/RST */
+	AQ_L4_UDP,
+	AQ_NUM_L4
+};
+
+/* attempts a frame used when it completed: buckets 1..AQ_TRIES_HIST-1,
+ * the last bucket holds that many or more (bucket 0 stays empty) */
+#define AQ_TRIES_HIST	16
+
 struct aq_ac_stats {
 	uint64_t attempts, successes, failures, collisions, discards;
+	uint64_t l4_frames[AQ_NUM_L4];	/* frames queued, by content */
+	uint64_t tries_hist[AQ_NUM_L4][AQ_TRIES_HIST];	/* at completion */
 	uint64_t internal_collisions, rts_attempts, rts_failures;
 	uint64_t frames, ampdus, ampdu_subframes, bytes_ok, payload_ok;
 	int64_t airtime;		/* ns on air of own DATA/RTS */
@@ -303,6 +319,7 @@ void aq_links_update(struct aq_medium *m);
 void aq_link_set_snr(struct aq_medium *m, int a, int b, double snr_db);
 struct aq_frame *aq_frame_alloc(void);
 void aq_frame_free(struct aq_frame *f);
+uint8_t aq_classify_l4(const uint8_t *d, unsigned int len);
 void aq_enqueue(struct aq_medium *m, struct aq_frame *f);
 int64_t aq_next_event_time(struct aq_medium *m);
 void aq_run_until(struct aq_medium *m, int64_t t);

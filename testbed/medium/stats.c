@@ -11,6 +11,28 @@ static double us(int64_t ns)
 	return ns / 1000.0;
 }
 
+static const char * const l4_name[AQ_NUM_L4] = {
+	"other", "tcp", "tcp_ack", "udp"
+};
+
+/*
+ * "l4": {"tcp": {"frames": N, "tries": [0, n1, n2, ...]}, ...}: frames
+ * queued by content and, at completion, how many attempts each used
+ * (index = attempts; the last index holds that many or more).
+ */
+static void print_l4(FILE *o, const struct aq_ac_stats *s)
+{
+	fprintf(o, ",\n     \"l4\": {");
+	for (int k = 0; k < AQ_NUM_L4; k++) {
+		fprintf(o, "%s\"%s\": {\"frames\": %" PRIu64 ", \"tries\": [",
+			k ? ", " : "", l4_name[k], s->l4_frames[k]);
+		for (int t = 0; t < AQ_TRIES_HIST; t++)
+			fprintf(o, "%s%" PRIu64, t ? ", " : "", s->tries_hist[k][t]);
+		fprintf(o, "]}");
+	}
+	fprintf(o, "}");
+}
+
 void aq_stats_json(struct aq_medium *m, FILE *o)
 {
 	struct aq_global_stats *g = &m->st;
@@ -92,12 +114,14 @@ void aq_stats_json(struct aq_medium *m, FILE *o)
 			fprintf(o, "     \"rts_attempts\": %" PRIu64 ", \"rts_failures\": %"
 				PRIu64 ", \"ampdus\": %" PRIu64 ", \"ampdu_subframes\": %"
 				PRIu64 ", \"bytes_ok\": %" PRIu64 ", \"payload_ok\": %" PRIu64
-				", \"airtime_us\": %.3f, \"mean_delay_us\": %.3f}",
+				", \"airtime_us\": %.3f, \"mean_delay_us\": %.3f",
 				s->rts_attempts, s->rts_failures, s->ampdus,
 				s->ampdu_subframes, s->bytes_ok, s->payload_ok,
 				us(s->airtime),
 				s->successes + s->discards ?
 				us(s->queue_delay_sum) / (s->successes + s->discards) : 0.0);
+			print_l4(o, s);
+			fprintf(o, "}");
 		}
 		fprintf(o, "}}");
 	}

@@ -450,6 +450,8 @@ static void test_rate_table(void)
 	   recs[0].rep[1].idx == 9 && recs[0].rep[1].count == 3 &&
 	   recs[0].rep[2].idx == 4 && recs[0].rep[2].count == 1 &&
 	   recs[0].rep[3].idx == -1, "reported table {11x2, 9x3, 4x1, -1}");
+	EQ(m->radio[a].ac[AQ_AC_BE].st.tries_hist[AQ_L4_OTHER][6], 1,
+	   "tries histogram: the discarded frame in bucket 6");
 	free(buf);
 	done(m);
 
@@ -473,6 +475,8 @@ static void test_rate_table(void)
 	   recs[0].rep[0].count == 2 && recs[0].rep[1].idx == 9 &&
 	   recs[0].rep[1].count == 2 && recs[0].rep[2].idx == -1 &&
 	   recs[0].rep[2].count == 0, "reported table {11x2, 9x2, -1}");
+	EQ(m->radio[a].ac[AQ_AC_BE].st.tries_hist[AQ_L4_OTHER][4], 1,
+	   "tries histogram: the frame acknowledged on attempt 4 in bucket 4");
 	done(m);
 
 	/* no-ack (broadcast) frames: one attempt, not acknowledged */
@@ -487,6 +491,69 @@ static void test_rate_table(void)
 	   recs[0].rep[1].idx == -1, "broadcast: 1 attempt, no ACK flag");
 	EQ(m->radio[k].rx_frames, 1, "broadcast delivered to the other radio");
 	done(m);
+}
+
+/* ------------------------------------------------------- L4 classes */
+
+/* a QoS data frame to the DS: 802.11 header, LLC/SNAP, IPv4 or IPv6, TCP */
+static unsigned int mk80211(uint8_t *d, bool v6, unsigned int proto,
+			    uint8_t tcp_flags, unsigned int payload)
+{
+	static const uint8_t snap[8] = { 0xaa, 0xaa, 3, 0, 0, 0, 0x08, 0 };
+	unsigned int off = 26, ipl = v6 ? 40 : 20, tot;
+
+	memset(d, 0, 256);
+	d[0] = 0x88;		/* data, QoS data */
+	d[1] = 0x01;		/* to DS */
+	memcpy(d + off, snap, 8);
+	off += 8;
+	if (v6) {
+		d[off - 2] = 0x86;
+		d[off - 1] = 0xdd;
+		d[off] = 0x60;
+		tot = 20 + payload;
+		d[off + 4] = tot >> 8;
+		d[off + 5] = tot & 255;
+		d[off + 6] = proto;
+	} else {
+		d[off] = 0x45;
+		tot = 20 + 20 + payload;
+		d[off + 2] = tot >> 8;
+		d[off + 3] = tot & 255;
+		d[off + 9] = proto;
+	}
+	d[off + ipl + 12] = 5 << 4;	/* TCP data offset: 20 octets */
+	d[off + ipl + 13] = tcp_flags;
+	return off + ipl + 20 + payload;
+}
+
+static void test_classify(void)
+{
+	uint8_t d[256];
+	unsigned int n;
+
+	n = mk80211(d, false, 6, 0x10, 0);
+	EQ(aq_classify_l4(d, n), AQ_L4_TCP_ACK, "IPv4 ACK without payload: pure ACK");
+	n = mk80211(d, true, 6, 0x10, 0);
+	EQ(aq_classify_l4(d, n), AQ_L4_TCP_ACK, "IPv6 ACK without payload: pure ACK");
+	n = mk80211(d, false, 6, 0x18, 100);
+	EQ(aq_classify_l4(d, n), AQ_L4_TCP, "IPv4 segment with payload: TCP");
+	n = mk80211(d, true, 6, 0x10, 100);
+	EQ(aq_classify_l4(d, n), AQ_L4_TCP, "IPv6 segment with payload: TCP");
+	n = mk80211(d, false, 6, 0x11, 0);
+	EQ(aq_classify_l4(d, n), AQ_L4_TCP, "FIN+ACK is not a pure ACK");
+	n = mk80211(d, false, 6, 0x12, 0);
+	EQ(aq_classify_l4(d, n), AQ_L4_TCP, "SYN+ACK is not a pure ACK");
+	n = mk80211(d, false, 17, 0, 100);
+	EQ(aq_classify_l4(d, n), AQ_L4_UDP, "IPv4 UDP");
+	n = mk80211(d, false, 6, 0x10, 0);
+	d[24] |= 0x80;
+	EQ(aq_classify_l4(d, n), AQ_L4_OTHER, "A-MSDU: other");
+	n = mk80211(d, false, 6, 0x10, 0);
+	EQ(aq_classify_l4(d, n - 10), AQ_L4_OTHER, "truncated TCP header: other");
+	n = mk80211(d, false, 6, 0x10, 0);
+	d[0] = 0x80;		/* beacon */
+	EQ(aq_classify_l4(d, n), AQ_L4_OTHER, "management frame: other");
 }
 
 /* ------------------------------------------------------------ A-MPDU */
@@ -659,6 +726,7 @@ int main(void)
 	test_nav();
 	test_hidden_collisions();
 	test_rate_table();
+	test_classify();
 	test_ampdu();
 	test_config();
 	printf("1..%d\n", n_test);
