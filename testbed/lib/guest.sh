@@ -323,12 +323,17 @@ topo_bss() {
 	hostapd_start ap "$AP_IF" aqtest "${2:-1}" "${3:-g}" "${@:4}" || return 1
 	ip -n ap addr add 10.0.0.1/24 dev "$AP_IF"
 	STA_IFS=()
+	# scan only the AP's channel: a full scan through the medium takes
+	# tens of seconds of guest time
+	local ch=${2:-1} freq
+	if [ "$ch" -le 14 ]; then freq=$((2407 + 5 * ch)); else freq=$((5000 + 5 * ch)); fi
+	[ "$ch" = 14 ] && freq=2484
 	for i in $(seq "$n"); do
 		ns=sta$i
 		netns_new "$ns" && phy_to_netns "${phys[$i]}" "$ns" || return 1
 		STA_IFS+=("$(ip netns exec "$ns" iw dev | awk '/Interface/ {print $2; exit}')")
 		ip -n "$ns" link set "${STA_IFS[i - 1]}" up
-		wpa_start "$ns" "${STA_IFS[i - 1]}" aqtest || return 1
+		wpa_start "$ns" "${STA_IFS[i - 1]}" aqtest "scan_freq=$freq" || return 1
 	done
 	for i in $(seq "$n"); do
 		ns=sta$i
