@@ -16,6 +16,7 @@
 #             aq_cleanup_all, topo_ap_sta_server, topo_bss N [CH] [MODE]
 #   medium:   medium_start CONFIG [args], medium_stats, medium_stop,
 #             medium_config_bss FILE STD N [DIST_M...]
+#   modules:  testmod_build DIR (a test-only module, prebuilt on the host)
 #
 # Every helper fails (non-zero) with a message on stderr rather than leaving
 # a half-made topology behind silently.
@@ -346,4 +347,43 @@ topo_bss() {
 	ip -n srv route add default via 10.9.0.1
 	ip netns exec ap sysctl -qw net.ipv4.ip_forward=1
 	export AP_IF
+}
+
+# --- test-only kernel modules ------------------------------------------------
+# testmod_build DIR: the directory holding the built .ko of the test-only
+# module whose sources (Kbuild, *.c, *.h) are in DIR (a path in the
+# repository).  scripts/check builds them on the host first
+# (scripts/build-testmods -> build/testmods/<path>); if that build is missing
+# or stale, build in the guest into $AQ_TMP (slow under TCG).  Kbuild files
+# get AQ_TOP for include paths.  Fails with the build log's tail on stderr.
+testmod_build() {
+	local src rel hash out
+	src=$(realpath "$1") || return 1
+	rel=${src#"${AQ_TOP}"/}
+	hash=$( (cd "$src" && cat Kbuild $(ls ./*.c ./*.h 2>/dev/null | sort)) |
+		sha1sum | cut -c1-16)
+	out=$AQ_BUILD/testmods/$rel
+	if [ -f "$out/.aq-hash" ] && [ "$(cat "$out/.aq-hash")" = "$hash" ]; then
+		echo "$out"
+		return 0
+	fi
+	out=$AQ_TMP/testmods/$rel
+	if [ -f "$out/.aq-hash" ] && [ "$(cat "$out/.aq-hash")" = "$hash" ]; then
+		echo "$out"
+		return 0
+	fi
+	local kdir
+	kdir=$(. "$AQ_BUILD/kernel/env" && echo "$KDIR")
+	rm -rf "$out"
+	mkdir -p "$out"
+	cp "$src"/Kbuild "$out/"
+	cp "$src"/*.c "$out/" 2>/dev/null
+	cp "$src"/*.h "$out/" 2>/dev/null
+	if make -C "$kdir" M="$out" AQ_TOP="$AQ_TOP" modules >"$out/build.log" 2>&1; then
+		echo "$hash" >"$out/.aq-hash"
+		echo "$out"
+		return 0
+	fi
+	echo "testmod_build: $rel does not build: $(tail -n 3 "$out/build.log")" >&2
+	return 1
 }
