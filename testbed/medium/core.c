@@ -644,7 +644,10 @@ static void tx_begin(struct aq_medium *m, struct aq_tx *tx)
 		r->sta_airtime[tx->dst] += dur;
 	if (tx->kind == AQ_TX_DATA || tx->kind == AQ_TX_RTS) {
 		r->ac[tx->ac].st.airtime += dur;
-		if (m->last_tx_start == m->now && m->last_tx_src != tx->src)
+		/* within one propagation delay: both started before either
+		 * could sense the other */
+		if (m->last_tx_start >= 0 && m->last_tx_src != tx->src &&
+		    m->now - m->last_tx_start <= m->phy.prop)
 			m->st.same_slot_collisions++;
 		m->last_tx_start = m->now;
 		m->last_tx_src = tx->src;
@@ -950,9 +953,15 @@ static void final_status(struct aq_medium *m, struct aq_radio *r,
 
 	f->next = NULL;
 	st->queue_delay_sum += m->now - f->enq_time;
-	if (f->attempts)
-		st->tries_hist[f->l4 < AQ_NUM_L4 ? f->l4 : AQ_L4_OTHER]
+	if (f->attempts) {
+		unsigned int l4 = f->l4 < AQ_NUM_L4 ? f->l4 : AQ_L4_OTHER;
+		unsigned int table = aq_total_tries(f);
+
+		st->tries_hist[l4]
 			[f->attempts < AQ_TRIES_HIST ? f->attempts : AQ_TRIES_HIST - 1]++;
+		st->table_hist[l4]
+			[table < AQ_TRIES_HIST ? table : AQ_TRIES_HIST - 1]++;
+	}
 	if (m->ops.tx_status)
 		m->ops.tx_status(m, f, acked);
 	aq_frame_free(f);

@@ -165,6 +165,9 @@ struct aq_ac_stats {
 	uint64_t attempts, successes, failures, collisions, discards;
 	uint64_t l4_frames[AQ_NUM_L4];	/* frames queued, by content */
 	uint64_t tries_hist[AQ_NUM_L4][AQ_TRIES_HIST];	/* at completion */
+	/* tries the kernel's rate table allowed (sum of its counts), same
+	 * buckets, counted with tries_hist */
+	uint64_t table_hist[AQ_NUM_L4][AQ_TRIES_HIST];
 	uint64_t internal_collisions, rts_attempts, rts_failures;
 	uint64_t frames, ampdus, ampdu_subframes, bytes_ok, payload_ok;
 	int64_t airtime;		/* ns on air of own DATA/RTS */

@@ -18,7 +18,8 @@ static const char * const l4_name[AQ_NUM_L4] = {
 /*
  * "l4": {"tcp": {"frames": N, "tries": [0, n1, n2, ...]}, ...}: frames
  * queued by content and, at completion, how many attempts each used
- * (index = attempts; the last index holds that many or more).
+ * (index = attempts; the last index holds that many or more); "table":
+ * the same for the tries the frame's rate table allowed (sum of counts).
  */
 static void print_l4(FILE *o, const struct aq_ac_stats *s)
 {
@@ -28,6 +29,9 @@ static void print_l4(FILE *o, const struct aq_ac_stats *s)
 			k ? ", " : "", l4_name[k], s->l4_frames[k]);
 		for (int t = 0; t < AQ_TRIES_HIST; t++)
 			fprintf(o, "%s%" PRIu64, t ? ", " : "", s->tries_hist[k][t]);
+		fprintf(o, "], \"table\": [");
+		for (int t = 0; t < AQ_TRIES_HIST; t++)
+			fprintf(o, "%s%" PRIu64, t ? ", " : "", s->table_hist[k][t]);
 		fprintf(o, "]}");
 	}
 	fprintf(o, "}");

@@ -452,6 +452,8 @@ static void test_rate_table(void)
 	   recs[0].rep[3].idx == -1, "reported table {11x2, 9x3, 4x1, -1}");
 	EQ(m->radio[a].ac[AQ_AC_BE].st.tries_hist[AQ_L4_OTHER][6], 1,
 	   "tries histogram: the discarded frame in bucket 6");
+	EQ(m->radio[a].ac[AQ_AC_BE].st.table_hist[AQ_L4_OTHER][6], 1,
+	   "table histogram: its 2+3+1 tries in bucket 6");
 	free(buf);
 	done(m);
 
@@ -477,6 +479,10 @@ static void test_rate_table(void)
 	   recs[0].rep[2].count == 0, "reported table {11x2, 9x2, -1}");
 	EQ(m->radio[a].ac[AQ_AC_BE].st.tries_hist[AQ_L4_OTHER][4], 1,
 	   "tries histogram: the frame acknowledged on attempt 4 in bucket 4");
+	EQ(m->radio[a].ac[AQ_AC_BE].st.table_hist[AQ_L4_OTHER][6], 1,
+	   "table histogram: the table allowed 6 tries, used or not");
+	EQ(m->radio[a].ac[AQ_AC_BE].st.table_hist[AQ_L4_OTHER][4], 0,
+	   "table histogram: nothing in the bucket of the attempts used");
 	done(m);
 
 	/* no-ack (broadcast) frames: one attempt, not acknowledged */
