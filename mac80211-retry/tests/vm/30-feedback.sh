@@ -17,17 +17,10 @@ trap aq_cleanup_all EXIT
 skip_all() { for i in $(seq "$1"); do tap_skip "feedback" "$2"; done; exit 0; }
 
 . "$AQ_BUILD/kernel/env" 2>/dev/null
-# Built in the guest's tmpfs: the build tree is read-only in the guest.
-FB=$AQ_TMP/fbcount
-if [ ! -f "$FB/fbcount.ko" ]; then
-	mkdir -p "$FB"
-	cp "$AQ_TOP/mac80211-retry/tests/vm/fbcount/fbcount.c" "$FB/"
-	echo 'obj-m += fbcount.o' >"$FB/Kbuild"
-	echo "ccflags-y += -I$AQ_TOP/include" >>"$FB/Kbuild"
-	if ! make -C "$KDIR" M="$FB" modules >"$FB/build.log" 2>&1; then
-		tap_fail "build the test consumer fbcount" "$(tail -n 2 "$FB/build.log")"
-		exit 1
-	fi
+# Built on the host by scripts/build-testmods (or here if missing).
+if ! FB=$(testmod_build "$AQ_TOP/mac80211-retry/tests/vm/fbcount" 2>"$AQ_TMP/fbcount-build.err"); then
+	tap_fail "build the test consumer fbcount" "$(tail -n 2 "$AQ_TMP/fbcount-build.err")"
+	exit 1
 fi
 P=/sys/module/fbcount/parameters
 
