@@ -85,6 +85,9 @@ struct ebdp_sched_data {
 	u64 last_mac_ns;
 	u64 samples_mac;
 	u64 samples_deq;
+	u64 fb_last_done_ns;	/* latest completion reported on the device */
+	u64 fb_acc_ns;		/* A-MPDU: service time summed so far */
+	u32 fb_acc_n;		/* A-MPDU: acknowledged subframes summed */
 
 	struct net_device *dev;
 	struct list_head fb_node;	/* ebdp_instances, RCU */
@@ -123,22 +126,76 @@ static void ebdp_est_dequeue(struct ebdp_sched_data *q, u64 now)
 /* ------------------------------------------------------------------ */
 /* mac80211 feedback, bound at run time                                */
 
+/*
+ * Service time from MAC feedback.  The paper's t_s is when the packet
+ * reaches the head of the interface queue, i.e. starts service;
+ * mac80211's enqueue_ns is when it left the qdisc.  Under backpressure
+ * mac80211 and the driver hold up to "depth" frames, so done_ns -
+ * enqueue_ns (fb->service_us) is the sojourn behind them, not the service
+ * time, and would size the queue to Tmax over the whole depth.  As for a
+ * FIFO server, a frame starts service when it was handed over or when the
+ * frame before it completed, whichever is later:
+ *
+ *   t_s = max(enqueue_ns, done_ns of the previous completion)
+ *
+ * Every completion moves the previous-completion time; only acknowledged
+ * frames are samples (the paper's algorithm 2).  The subframes of an
+ * A-MPDU complete together: the first one reported carries the whole
+ * exchange and the others almost nothing, so their times are summed until
+ * ampdu_len acknowledged subframes were seen, and each then counts the
+ * mean (SPEC 2: the aggregate's time divided by its subframes).
+ *
+ * Caller holds est_lock.  Return: the number of samples folded in.
+ */
+static u32 ebdp_fb_sample(struct ebdp_sched_data *q,
+			  const struct ieee80211_tx_feedback *fb)
+{
+	u64 start = max(fb->enqueue_ns, q->fb_last_done_ns);
+	u64 t = fb->done_ns > start ? fb->done_ns - start : 0;
+	bool acked = fb->flags & IEEE80211_TXFB_ACKED;
+	u64 mean_fp;
+	u32 n, i;
+
+	q->fb_last_done_ns = max(q->fb_last_done_ns, fb->done_ns);
+	if (fb->flags & IEEE80211_TXFB_NO_ENQUEUE_TIME)
+		return 0;
+
+	if (!(fb->flags & IEEE80211_TXFB_AMPDU) || fb->ampdu_len <= 1) {
+		if (!acked)
+			return 0;
+		ebdp_est_sample(q, ebdp_ns_to_fp(t));
+		return 1;
+	}
+
+	q->fb_acc_ns += t;
+	if (acked)
+		q->fb_acc_n++;
+	if (!q->fb_acc_n || q->fb_acc_n < fb->ampdu_len)
+		return 0;
+	n = q->fb_acc_n;
+	mean_fp = ebdp_ns_to_fp(div_u64(q->fb_acc_ns, n));
+	for (i = 0; i < n; i++)
+		ebdp_est_sample(q, mean_fp);
+	q->fb_acc_ns = 0;
+	q->fb_acc_n = 0;
+	return n;
+}
+
 static void ebdp_fb_tx_status(const struct ieee80211_tx_feedback *fb)
 {
 	struct ebdp_sched_data *q;
-
-	if (!(fb->flags & IEEE80211_TXFB_ACKED) ||
-	    (fb->flags & IEEE80211_TXFB_NO_ENQUEUE_TIME))
-		return;
+	u32 n;
 
 	list_for_each_entry_rcu(q, &ebdp_instances, fb_node) {
 		if (q->dev != fb->dev)
 			continue;
 		spin_lock(&q->est_lock);
-		ebdp_est_sample(q, (u64)fb->service_us << EBDP_FP_SHIFT);
-		q->source = TC_EBDP_SRC_MAC80211;
-		q->last_mac_ns = ktime_get_ns();
-		q->samples_mac++;
+		n = ebdp_fb_sample(q, fb);
+		if (n) {
+			q->source = TC_EBDP_SRC_MAC80211;
+			q->last_mac_ns = ktime_get_ns();
+			q->samples_mac += n;
+		}
 		spin_unlock(&q->est_lock);
 	}
 }

@@ -8,7 +8,8 @@
 #   - loaded after the provider, it registers (stats: mac80211 bound);
 #   - injected service times drive Tserv and Q = Tmax/Tserv + c, source
 #     mac80211; unacknowledged frames are ignored; frames of another
-#     device do not touch the qdisc;
+#     device do not touch the qdisc; the subframes of an A-MPDU each count
+#     the aggregate's service time divided by their number;
 #   - unloading sch_ebdp unregisters it from the provider;
 #   - unloading the provider first detaches sch_ebdp (->detach(NULL)),
 #     which then falls back and unloads cleanly.
@@ -16,7 +17,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib-ebdp.sh"
 
-PLAN=11
+PLAN=12
 tap_plan $PLAN
 [ "$(id -u)" = 0 ] || tap_skip_rest $PLAN "needs root (run in the VM)"
 [ -f "$TC_LIB_DIR/q_ebdp.so" ] || tap_skip_rest $PLAN "q_ebdp.so not built"
@@ -26,21 +27,16 @@ if grep -q '^mac80211 ' /proc/modules; then
 		tap_skip_rest $PLAN "mac80211 is loaded and cannot be removed"
 fi
 
-# Build the stand-in in the guest's tmpfs (the build tree is read-only in
-# the guest).  It exports mac80211's feedback symbols: unload mac80211 first.
-. "$AQ_BUILD/kernel/env"
-mock="${AQ_TMP:-/tmp/aq}/fbmock"
+# The stand-in is built on the host by scripts/build-testmods (testmod_build
+# of testbed/lib/guest.sh builds it here if that build is missing).  It
+# exports mac80211's feedback symbols: unload mac80211 first.
 modprobe -r mac80211_hwsim mac80211 2>/dev/null
-if [ ! -f "$mock/ebdp_fbmock.ko" ] ||
-   [ "$here/fbmock/ebdp_fbmock.c" -nt "$mock/ebdp_fbmock.ko" ]; then
-	mkdir -p "$mock"
-	cp "$here/fbmock/ebdp_fbmock.c" "$here/fbmock/Kbuild" "$mock/"
-	if ! make -C "$KDIR" M="$mock" AQ_TOP="$AQ_TOP" modules >"$mock/build.log" 2>&1; then
-		echo "1..1"
-		echo "not ok 1 - build the feedback stand-in ebdp_fbmock"
-		echo "# $(tail -n 2 "$mock/build.log" | tr '\n' ' ')"
-		exit 1
-	fi
+if ! mock=$(bash -c '. "$AQ_TOP/testbed/lib/guest.sh" && testmod_build "$1"' _ \
+	"$here/fbmock" 2>"${AQ_TMP:-/tmp}/fbmock-build.err"); then
+	echo "1..1"
+	echo "not ok 1 - build the feedback stand-in ebdp_fbmock"
+	echo "# $(tail -n 2 "${AQ_TMP:-/tmp}/fbmock-build.err" | tr '\n' ' ')"
+	exit 1
 fi
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 dbg=/sys/kernel/debug/ebdp_fbmock
@@ -78,6 +74,17 @@ echo "fbd0 100 100 0" >"$dbg/inject"
 echo "fbd1 100 100" >"$dbg/inject"
 tap_check "unacked frames and other devices ignored (samples $(st samples_mac80211))" \
 	[ "$(st samples_mac80211)" = 150 -a "$(st limit)" = 55 ]
+
+# A-MPDU: 4 aggregates of 16 subframes (flags ACKED|AMPDU), 16 ms each.
+# The subframes complete together; each must count 16 ms / 16 = 1 ms, so
+# Tserv = 1000 + 2996.8 * (15/16)^64 = 1048.2 us and Q = 190 + 5 = 195.
+# (Taken one by one they would be one 16 ms sample and fifteen 0 us ones.)
+echo "fbd0 1000 64 3 16" >"$dbg/inject"
+ts=$(st tserv)
+echo "# after 4 A-MPDUs of 16 x 1000 us: tserv $ts ns limit $(st limit) samples $(st samples_mac80211)"
+tap_check "A-MPDU subframes count the aggregate's time / 16 (tserv $ts ns, Q $(st limit))" \
+	[ "$ts" -ge 1045000 -a "$ts" -le 1051000 -a "$(st limit)" = 195 -a \
+	  "$(st samples_mac80211)" = 214 ]
 
 tc qdisc del dev fbd0 root
 modprobe -r sch_ebdp

@@ -7,7 +7,13 @@
  * mac80211 service-time source can be tested without Wi-Fi or the
  * mac80211 series.  Never load it together with a patched mac80211.
  *
- *   echo "DEV SERVICE_US COUNT [FLAGS]" > /sys/kernel/debug/ebdp_fbmock/inject
+ *   echo "DEV SERVICE_US COUNT [FLAGS [AMPDU_LEN]]" > /sys/kernel/debug/ebdp_fbmock/inject
+ *
+ * injects COUNT frames that entered the MAC at once and completed
+ * SERVICE_US apart: each was served (at the head) for SERVICE_US.  With
+ * AMPDU_LEN > 1 they go in aggregates of AMPDU_LEN subframes (set
+ * IEEE80211_TXFB_AMPDU, 2, in FLAGS) that complete together, each
+ * aggregate AMPDU_LEN * SERVICE_US after the previous one.
  *   cat /sys/kernel/debug/ebdp_fbmock/consumers
  */
 #include <linux/debugfs.h>
@@ -20,6 +26,7 @@
 static LIST_HEAD(fbmock_consumers);
 static DEFINE_MUTEX(fbmock_lock);
 static struct dentry *fbmock_dir;
+static u64 fbmock_clock;	/* last done_ns injected, ns */
 
 int ieee80211_feedback_register(struct ieee80211_feedback_ops *ops)
 {
@@ -47,7 +54,7 @@ static ssize_t fbmock_inject(struct file *file, const char __user *ubuf,
 	struct ieee80211_feedback_ops *ops;
 	struct ieee80211_tx_feedback fb = {};
 	char buf[64], name[IFNAMSIZ];
-	unsigned int us, count, flags = IEEE80211_TXFB_ACKED, i;
+	unsigned int us, count, flags = IEEE80211_TXFB_ACKED, alen = 1, i;
 	struct net_device *dev;
 	u64 now;
 
@@ -56,7 +63,8 @@ static ssize_t fbmock_inject(struct file *file, const char __user *ubuf,
 	if (copy_from_user(buf, ubuf, len))
 		return -EFAULT;
 	buf[len] = 0;
-	if (sscanf(buf, "%15s %u %u %u", name, &us, &count, &flags) < 3)
+	if (sscanf(buf, "%15s %u %u %u %u", name, &us, &count, &flags,
+		   &alen) < 3 || !alen || alen > 255)
 		return -EINVAL;
 	dev = dev_get_by_name(&init_net, name);
 	if (!dev)
@@ -67,12 +75,20 @@ static ssize_t fbmock_inject(struct file *file, const char __user *ubuf,
 	fb.service_us = us;
 	fb.len = 1500;
 	fb.attempts = 1;
-	fb.ampdu_len = 1;
+	fb.ampdu_len = alen;
 	fb.flags = flags;
+	/*
+	 * A burst: the COUNT frames enter the MAC together and complete one
+	 * after the other, SERVICE_US apart (a backlogged MAC), on a time
+	 * line that never goes back, so that each is served for SERVICE_US.
+	 */
+	mutex_lock(&fbmock_lock);
+	now = max(ktime_get_ns(), fbmock_clock);
 	for (i = 0; i < count; i++) {
-		now = ktime_get_ns();
-		fb.enqueue_ns = now - (u64)us * NSEC_PER_USEC;
-		fb.done_ns = now;
+		fb.enqueue_ns = now;
+		fb.done_ns = now + (u64)(i / alen + 1) * alen * us *
+			     NSEC_PER_USEC;
+		fbmock_clock = fb.done_ns;
 		local_bh_disable();
 		rcu_read_lock();
 		list_for_each_entry_rcu(ops, &fbmock_consumers, list)
@@ -81,6 +97,7 @@ static ssize_t fbmock_inject(struct file *file, const char __user *ubuf,
 		rcu_read_unlock();
 		local_bh_enable();
 	}
+	mutex_unlock(&fbmock_lock);
 	dev_put(dev);
 	return len;
 }

@@ -1,0 +1,130 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# aq-vm-clock: virtual
+# (the shaped rates and the delays compared must be guest time)
+#
+# ackprio, no Wi-Fi: on the veth path of lib-ebdp.sh, ns ebdp-a's egress is
+# the bottleneck (tbf 4 Mbit/s -> ebdp, defaults otherwise), shared by a
+# bulk upload a -> b (its data fill ebdp's data FIFO to ~Tmax) and a
+# download b -> a (tbf 8 Mbit/s on b's egress, 10 ms of buffer so that
+# its own queue adds little to its RTT), whose pure TCP ACKs leave
+# through the same queue.  Three phases, the upload running throughout:
+#   1. noackprio, a download over IPv4 and one over IPv6: no packet is
+#      served from the ACK FIFO, and the downloads' ACKs wait behind the
+#      upload's data;
+#   2. ackprio, the IPv4 download alone, then
+#   3. ackprio, the IPv6 download alone: in each, the ACK FIFO serves at
+#      least as many packets as half the download's data segments (one ACK
+#      per two segments, less what GRO merges: GRO is off), and the
+#      download's mean RTT (its sender's, iperf3 mean_rtt) falls below a
+#      quarter of the phase-1 value of the same family, while the upload
+#      still fills the data FIFO (tail drops at Q).
+# Results go to $AQ_RESULTS/sch_ebdp-ackprio/.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib-ebdp.sh"
+
+PLAN=10
+tap_plan $PLAN
+[ "$(id -u)" = 0 ] || tap_skip_rest $PLAN "needs root (run in the VM)"
+for t in iperf3 jq ethtool; do
+	command -v $t >/dev/null || tap_skip_rest $PLAN "$t not installed"
+done
+[ -f "$TC_LIB_DIR/q_ebdp.so" ] || tap_skip_rest $PLAN "q_ebdp.so not built"
+modprobe sch_ebdp || tap_skip_rest $PLAN "modprobe sch_ebdp failed"
+
+out="${AQ_TMP:-/tmp/aq}/sch_ebdp-ackprio"
+rm -rf "$out"
+mkdir -p "$out"
+T=4	# s per download
+
+setup() {
+	path_up &&
+	A sysctl -qw net.ipv6.conf.va.disable_ipv6=0 &&
+	B sysctl -qw net.ipv6.conf.vb.disable_ipv6=0 &&
+	A ip -6 addr add fd77::1/64 dev va nodad &&
+	B ip -6 addr add fd77::2/64 dev vb nodad &&
+	A tc qdisc add dev va root handle 1: tbf rate 4mbit burst 3000 latency 1s &&
+	A tc qdisc add dev va parent 1: handle 10: ebdp noackprio &&
+	B tc qdisc add dev vb root tbf rate 8mbit burst 3000 latency 10ms &&
+	A ping -6 -c 1 -W 2 fd77::2 >/dev/null
+}
+if setup; then
+	tap_ok "veth path, tbf 4 Mbit/s -> ebdp on a, tbf 8 Mbit/s on b, IPv4 and IPv6"
+else
+	tap_notok "veth path, tbf 4 Mbit/s -> ebdp on a, tbf 8 Mbit/s on b, IPv4 and IPv6"
+	path_down
+	tap_skip_rest $PLAN "setup failed"
+fi
+
+B iperf3 -s -D -p 5201 --pidfile "$out/up.pid"		# upload sink
+A iperf3 -s -D -p 5202 --pidfile "$out/down4.pid"	# download sinks
+A iperf3 -s -D -p 5203 --pidfile "$out/down6.pid"
+sleep 0.5
+# iperf3 itself in the background (not A's subshell): SIGINT must reach it
+ip netns exec ebdp-a iperf3 -c 10.77.0.2 -p 5201 -t 60 -J >"$out/upload.json" 2>&1 &
+up=$!
+sleep 3	# the upload fills the data FIFO
+
+# mean_rtt (ms) and segments sent of a download's sender, from its JSON
+rtt_ms() { jq -r '.end.streams[0].sender.mean_rtt / 1000' "$1" 2>/dev/null; }
+segs() { # JSON -> data segments sent (bytes / MSS of the family)
+	jq -r --argjson mss "$2" '(.end.sum_sent.bytes / $mss) | floor' "$1" 2>/dev/null
+}
+acks() { ebdp_stat ack_packets; }
+
+# Phase 1: noackprio, both families at once
+a0=$(acks)
+B iperf3 -c 10.77.0.1 -p 5202 -t $T -J >"$out/down4-noack.json" 2>&1 &
+p4=$!
+B iperf3 -c fd77::1 -p 5203 -t $T -J >"$out/down6-noack.json" 2>&1 &
+p6=$!
+wait $p4 $p6
+a1=$(acks)
+r4n=$(rtt_ms "$out/down4-noack.json")
+r6n=$(rtt_ms "$out/down6-noack.json")
+tap_check "noackprio: no packet from the ACK FIFO ($((a1 - a0)))" [ "$a1" = "$a0" ]
+tap_check "noackprio: the downloads' ACKs queue behind data (mean RTT IPv4 $r4n ms, IPv6 $r6n ms >= 50)" \
+	awk -v a="$r4n" -v b="$r6n" 'BEGIN { exit !(a >= 50 && b >= 50) }'
+
+A tc qdisc change dev va parent 1: handle 10: ebdp ackprio
+dl0=$(ebdp_stat drops_limit)
+
+# Phase 2 and 3: ackprio, one family at a time
+phase() { # LABEL ADDR PORT MSS -> "acks segments rtt_ms"
+	local b0 b1
+	b0=$(acks)
+	B iperf3 -c "$2" -p "$3" -t $T -J >"$out/$1.json" 2>&1
+	b1=$(acks)
+	echo "$((b1 - b0)) $(segs "$out/$1.json" "$4") $(rtt_ms "$out/$1.json")"
+}
+read -r k4 s4 r4 < <(phase down4-ack 10.77.0.1 5202 1448)
+read -r k6 s6 r6 < <(phase down6-ack fd77::1 5203 1428)
+dl1=$(ebdp_stat drops_limit)
+kill -INT $up 2>/dev/null
+(sleep 5; kill -TERM $up 2>/dev/null) &
+kp=$!
+wait $up
+kill $kp 2>/dev/null
+echo "# IPv4: $k4 ACKs from the ACK FIFO for $s4 segments; mean RTT $r4 ms (noackprio $r4n ms)"
+echo "# IPv6: $k6 ACKs from the ACK FIFO for $s6 segments; mean RTT $r6 ms (noackprio $r6n ms)"
+echo "# upload: $(jq -r '.end.sum_sent.bits_per_second / 1e6' "$out/upload.json" 2>/dev/null) Mbit/s sent;" \
+     "tail drops at Q during the ackprio phases: $((dl1 - dl0))"
+
+tap_check "ackprio, IPv4: $k4 pure ACKs served first >= segments/2 ($s4 / 2)" \
+	[ "${s4:-0}" -gt 0 -a "$k4" -ge $((s4 / 2)) ]
+tap_check "ackprio, IPv4: mean RTT $r4 ms < 1/4 of $r4n ms" \
+	awk -v a="$r4" -v b="$r4n" 'BEGIN { exit !(a > 0 && a < b / 4) }'
+tap_check "ackprio, IPv6: $k6 pure ACKs served first >= segments/2 ($s6 / 2)" \
+	[ "${s6:-0}" -gt 0 -a "$k6" -ge $((s6 / 2)) ]
+tap_check "ackprio, IPv6: mean RTT $r6 ms < 1/4 of $r6n ms" \
+	awk -v a="$r6" -v b="$r6n" 'BEGIN { exit !(a > 0 && a < b / 4) }'
+tap_check "ackprio: the upload still fills the data FIFO ($((dl1 - dl0)) tail drops)" \
+	[ $((dl1 - dl0)) -gt 0 ]
+tap_check "no ACK dropped from the ACK FIFO ($(ebdp_stat drops_ackq))" \
+	[ "$(ebdp_stat drops_ackq)" = 0 ]
+
+A tc -s qdisc show dev va >"$out/qdisc-final.txt"
+path_down
+tap_check "no kernel warnings" dmesg_clean
+mkdir -p "$AQ_RESULTS/sch_ebdp-ackprio" && cp -r "$out"/. "$AQ_RESULTS/sch_ebdp-ackprio/"
