@@ -27,25 +27,16 @@ if lsmod | grep -q '^mac80211 '; then
 	exit 0
 fi
 src="$AQ_TOP/tcp_cong_airtime/tests/vm/fakefb"
-# Built in the guest's tmpfs: the build tree is read-only in the guest.  The
-# guest's /lib/modules is the VM module tree (no build link): use the
-# headers the kernel was prepared with.
-. "$AQ_BUILD/kernel/env"
-bld="$AQ_TMP/fakefb"
-ko="$bld/airtime_fakefb.ko"
 # fakefb exports the symbols of the patched mac80211: it cannot load beside it.
 modprobe -r mac80211_hwsim mac80211 2>/dev/null
-if [ ! -f "$ko" ] || [ "$src/airtime_fakefb.c" -nt "$ko" ]; then
-	mkdir -p "$bld" && cp "$src/airtime_fakefb.c" "$bld/" &&
-		sed "s|-I\$(src)/../../../../include|-I$AQ_TOP/include|" "$src/Kbuild" >"$bld/Kbuild" &&
-		make -s -C "$KDIR" M="$bld" modules >"$AQ_TMP/fakefb-build.log" 2>&1
-fi
-if [ ! -f "$ko" ]; then
+# built on the host by scripts/build-testmods (or here if that is missing)
+if ! bld=$(testmod_build "$src" 2>"$AQ_TMP/fakefb-build.log"); then
 	echo "1..1"
 	echo "not ok 1 - build the test-only module airtime_fakefb"
 	echo "# $(tail -n 3 "$AQ_TMP/fakefb-build.log" 2>/dev/null | tr '\n' ' ')"
 	exit 1
 fi
+ko="$bld/airtime_fakefb.ko"
 
 tap_plan 19
 par=/sys/module/tcp_airtime/parameters

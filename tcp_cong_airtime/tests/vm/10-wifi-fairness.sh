@@ -1,0 +1,294 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# aq-vm-clock: virtual
+#
+# tcp_airtime on a real (emulated) BSS: mac80211_hwsim with 3 radios on the
+# testbed's medium (testbed/medium), 802.11g, an AP and two stations, sta1
+# at 54 Mbit/s and sta2 at 6 Mbit/s (the performance anomaly; SPEC 5).
+#
+#  A. Downloads to both stations, first with reno (NewReno), then with
+#     airtime.  The senders run in the AP's namespace (10.0.0.1): the cap
+#     needs the AP's airtime view, which tcp_airtime finds through the
+#     route's output device; a wired server behind the AP routes its
+#     sockets to its own veth and has no view (NewReno).  Channel
+#     occupancy per station from the medium (the AP's airtime toward the
+#     station plus the station's airtime toward the AP), Jain's index (14)
+#     over the two; ss -ti on the sender every 0.5 s: cwnd <= wnd_max.
+#  B. The receiver clamp: sta2 receives with airtime from a wired reno
+#     sender (srv, behind the AP) while sta1 downloads from the AP; the
+#     sender's in-flight data and its peer window stay within the clamp
+#     (theta * RTT_min, as ss -ti shows it on sta2) and its throughput
+#     within theta.
+#
+# How sta2 is held at 6 Mbit/s: 6.12 has no per-station fixed legacy rate
+# on an AP (a bitrate mask applies to all its stations), and SNR alone does
+# not separate 6 from 9 Mbit/s (1 dB apart in the medium's PER model:
+# minstrel wandered between 6 and 12 Mbit/s at 9 dB, with heavy loss).  So
+# the AP (and sta2) may use only 6 and 54 Mbit/s for data
+# (iw ... set bitrates legacy-2.4 6 54; the mask must hold a basic rate:
+# the BSS's basic rate is 6 Mbit/s) and the medium gives the AP-sta2
+# link an SNR of 15 dB: 6 Mbit/s is clean, 54 Mbit/s (s10 = 26 dB) fails,
+# so minstrel uses 6 Mbit/s for sta2 and 54 Mbit/s for sta1 (at 5 m, about
+# 50 dB SNR).  Delays: 20 ms netem on each station's egress (RTT_min ~ 20 ms
+# for the AP's senders), 20 ms more on srv's.  hostapd advertises BSS Load
+# (bss_load_update_period=10) for the stations' views.
+#
+# The airtime parts need mac80211's airtime view (mac80211-retry patch
+# 0005): without one they are skipped, with the reason.
+set -u
+. "$AQ_TOP/testbed/lib/guest.sh"
+
+NT=16
+T_RUN=${AQ_WIFI_T:-5}
+W=$AQ_TMP/wifi
+OUT=$AQ_RESULTS/tcp_airtime-wifi
+mkdir -p "$W" "$OUT"
+par=/sys/module/tcp_airtime/parameters
+tap_plan $NT
+
+cleanup() {
+	medium_stop >/dev/null 2>&1
+	cp "$AQ_TMP/medium.log" "$AQ_TMP/medium-exit.json" "$AQ_TMP/hostapd-ap.log" "$W/" 2>/dev/null
+	cp -r "$W/." "$OUT/" 2>/dev/null
+	aq_cleanup_all >/dev/null 2>&1
+	modprobe -r tcp_airtime 2>/dev/null
+}
+trap cleanup EXIT
+
+skip_rest() { # WHY: every remaining test is skipped
+	while [ "$_tap_n" -lt $NT ]; do tap_skip "wifi fairness test $((_tap_n + 1))" "$1"; done
+	exit 0
+}
+fail_rest() { # WHY
+	tap_fail "set-up" "$1"
+	while [ "$_tap_n" -lt $NT ]; do tap_skip "wifi fairness test $((_tap_n + 1))" "set-up failed"; done
+	exit 1
+}
+
+[ -x "$MEDIUM_BIN" ] || skip_rest "$MEDIUM_BIN not built (make -C testbed/medium)"
+command -v hostapd >/dev/null && command -v iperf3 >/dev/null && command -v jq >/dev/null ||
+	skip_rest "hostapd, iperf3 or jq missing"
+
+# --- the BSS ---------------------------------------------------------------
+cat >"$W/medium.json" <<'EOF'
+{ "phy": { "standard": "g" }, "unknown_radios": "add",
+  "hwsim_ext": true,
+  "radios": [
+    { "name": "ap", "hwsim_index": 0, "pos": [0, 0] },
+    { "name": "sta1", "hwsim_index": 1, "pos": [5, 0] },
+    { "name": "sta2", "hwsim_index": 2, "pos": [0, 5] }
+  ],
+  "links": [ { "from": "ap", "to": "sta2", "snr_db": 15 } ]
+}
+EOF
+hwsim_load 3 || fail_rest "mac80211_hwsim radios=3 does not load"
+medium_start "$W/medium.json" || fail_rest "aqmedium does not start"
+if ! topo_bss 2 1 g basic_rates=60 bss_load_update_period=10 >"$W/topo.log" 2>&1; then
+	fail_rest "BSS: $(tail -n 2 "$W/topo.log" | tr '\n' ' ')"
+fi
+tap_ok "AP and 2 stations associated through the medium (802.11g)"
+for i in 1 2; do
+	netem "sta$i" "${STA_IFS[i - 1]}" delay 20ms limit 1000
+done
+netem srv eth0 delay 20ms limit 1000
+ip netns exec ap iw dev "$AP_IF" set bitrates legacy-2.4 6 54 ||
+	fail_rest "iw set bitrates on the AP"
+ip netns exec sta2 iw dev "${STA_IFS[1]}" set bitrates legacy-2.4 6 54
+mac1=$(ip netns exec sta1 cat "/sys/class/net/${STA_IFS[0]}/address")
+mac2=$(ip netns exec sta2 cat "/sys/class/net/${STA_IFS[1]}/address")
+
+modprobe -r tcp_airtime 2>/dev/null
+modprobe tcp_airtime || fail_rest "modprobe tcp_airtime"
+tap_is "$(cat $par/feedback)" mac80211 "tcp_airtime bound to the mac80211 feedback"
+
+iperf3_server sta1 >/dev/null
+iperf3_server sta2 >/dev/null
+for i in 1 2; do ip netns exec ap ping -c 3 -i 0.2 -q "10.0.0.$((1 + i))" >/dev/null; done
+
+exec {nap}<> <(:)	# read -t on it: a sleep without a process
+
+# med_snap FILE: the medium's statistics (SIGUSR1 writes them to its -S
+# file; no python start-up as with medium_stats)
+med_snap() {
+	local f=$AQ_TMP/medium-exit.json i
+	rm -f "$f"
+	kill -USR1 "$MEDIUM_PID" || return 1
+	for i in $(seq 100); do
+		jq -e .radios "$f" >/dev/null 2>&1 && { cp "$f" "$1"; return 0; }
+		read -r -t 0.05 -u "$nap"
+	done
+	echo "med_snap: no statistics from the medium" >&2
+	return 1
+}
+
+# dl_run NAME CC: T_RUN s downloads from the AP to both stations, ss -ti of
+# the senders every 0.5 s, medium statistics before and after.  CC is the AP
+# namespace's default: iperf3 -C would also set it on the receiving
+# socket (the server copies the client's choice); the stations keep cubic.
+dl_run() {
+	local name=$1 cc=$2 i k=0 p1 p2
+	ip netns exec ap sysctl -qw net.ipv4.tcp_congestion_control="$cc"
+	med_snap "$W/$name-m0.json"
+	: >"$W/$name.ss"
+	ip netns exec ap iperf3 -c 10.0.0.2 -t "$T_RUN" -J >"$W/$name-sta1.json" 2>&1 &
+	p1=$!
+	ip netns exec ap iperf3 -c 10.0.0.3 -t "$T_RUN" -J >"$W/$name-sta2.json" 2>&1 &
+	p2=$!
+	while kill -0 "$p1" 2>/dev/null || kill -0 "$p2" 2>/dev/null; do
+		if [ $((k++ % 5)) = 4 ]; then
+			ip netns exec ap ss -tin state established dport = :5201 >>"$W/$name.ss" 2>/dev/null
+			cat $par/views >>"$W/$name.views" 2>/dev/null
+		fi
+		read -r -t 0.1 -u "$nap"
+	done
+	wait "$p1" "$p2"
+	med_snap "$W/$name-m1.json"
+	ip netns exec ap iw dev "$AP_IF" station dump >"$W/$name-stations.txt" 2>&1
+}
+
+# occupancy NAME STA: us of air for STA in the run (AP's airtime toward it
+# plus its own toward the AP)
+occupancy() {
+	jq -n --slurpfile a "$W/$1-m0.json" --slurpfile b "$W/$1-m1.json" --arg s "$2" '
+		def occ(d): ([d.radios[] | select(.name == "ap") | .airtime_to_us[$s] // 0] | add) +
+			    ([d.radios[] | select(.name == $s) | .airtime_to_us.ap // 0] | add);
+		occ($b[0]) - occ($a[0]) | floor'
+}
+jain() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + b > 0) printf "%.4f", (a + b) ^ 2 / (2 * (a * a + b * b)); else print 0 }'; }
+tx_rate() { # NAME MAC: the AP's last tx bitrate to MAC, Mbit/s
+	awk -v m="$2" '/^Station/ { on = ($2 == m) } on && /tx bitrate:/ { print $3; exit }' "$W/$1-stations.txt"
+}
+# "samples violations" of cwnd <= wnd_max = max(2, bw / 8 * mrtt / mss)
+cap_check() {
+	awk '/bbr:\(bw:[0-9]+bps/ {
+		match($0, / cwnd:[0-9]+/); c = substr($0, RSTART + 6, RLENGTH - 6)
+		match($0, / mss:[0-9]+/); m = substr($0, RSTART + 5, RLENGTH - 5)
+		match($0, /bbr:\(bw:[0-9]+/); bw = substr($0, RSTART + 8, RLENGTH - 8)
+		match($0, /mrtt:[0-9.]+/); rt = substr($0, RSTART + 5, RLENGTH - 5)
+		w = int(bw / 8 * (rt + 0.001) / 1000 / m); if (w < 2) w = 2
+		n++; if (c + 0 > w) { bad++; if (bad == 1) print "first: cwnd " c " > " w > "/dev/stderr" }
+	} END { printf "%d %d\n", n, bad + 0 }' "$1"
+}
+summary() { # NAME: "Mbit/s sta1, sta2, occupancy us sta1, sta2, Jain"
+	local m1 m2 o1 o2
+	m1=$(iperf3_mbps "$W/$1-sta1.json" received)
+	m2=$(iperf3_mbps "$W/$1-sta2.json" received)
+	o1=$(occupancy "$1" sta1)
+	o2=$(occupancy "$1" sta2)
+	echo "${m1:-0} ${m2:-0} ${o1:-0} ${o2:-0} $(jain "${o1:-0}" "${o2:-0}")"
+}
+
+# --- A. NewReno ----------------------------------------------------------------
+# warm-up: minstrel finds each station's rate, ARP and the views settle
+ip netns exec ap sysctl -qw net.ipv4.tcp_congestion_control=reno
+ip netns exec srv sysctl -qw net.ipv4.tcp_congestion_control=reno
+ip netns exec ap iperf3 -c 10.0.0.2 -t 1 >/dev/null 2>&1 &
+w1=$!
+ip netns exec ap iperf3 -c 10.0.0.3 -t 1 >/dev/null 2>&1 &
+w2=$!
+wait "$w1" "$w2"
+
+dl_run reno reno
+read -r rm1 rm2 ro1 ro2 rj < <(summary reno)
+r1=$(tx_rate reno "$mac1")
+r2=$(tx_rate reno "$mac2")
+tap_diag "reno:    sta1 $rm1 Mbit/s, sta2 $rm2 Mbit/s; occupancy sta1 $ro1 us, sta2 $ro2 us; Jain $rj" \
+	"AP tx bitrate: sta1 $r1, sta2 $r2 Mbit/s"
+tap_is "${r1:-0}" 54.0 "AP's tx bitrate to sta1 is 54 Mbit/s"
+tap_is "${r2:-0}" 6.0 "AP's tx bitrate to sta2 is 6 Mbit/s (SNR 15 dB, rates 6 and 54)"
+tap_in_range "$(awk -v a="$rm1" -v b="$rm2" 'BEGIN { print (a < b ? a : b) }')" 0.3 60 \
+	"reno: both stations download"
+# the anomaly: DCF gives both about as many frames, sta2's take ~7x longer
+tap_in_range "$(awk -v a="$ro1" -v b="$ro2" 'BEGIN { if (a > 0) printf "%.2f", b / a; else print 0 }')" \
+	1.5 100 "reno: sta2 at 6 Mbit/s occupies the channel longer than sta1 (anomaly)"
+
+# --- A. airtime ----------------------------------------------------------------
+have_view() { grep -q "^view $AP_IF .*source ap" $par/views 2>/dev/null; }
+if ! have_view; then
+	tap_diag "views: $(head -n 3 $par/views | tr '\n' ' ')"
+	skip_rest "no airtime view of $AP_IF from mac80211 (needs the airtime view of mac80211-retry patch 0005: boot with AQ_PATCHED=<its build>)"
+fi
+tap_ok "the AP's airtime view of $AP_IF reaches tcp_airtime"
+dl_run air airtime
+read -r am1 am2 ao1 ao2 aj < <(summary air)
+tap_diag "airtime: sta1 $am1 Mbit/s, sta2 $am2 Mbit/s; occupancy sta1 $ao1 us, sta2 $ao2 us; Jain $aj" \
+	"$(grep -m 1 -A 2 "^view $AP_IF" "$W/air.views" | tr '\n' ' ')" \
+	"$(grep -o 'bbr:([^)]*)' "$W/air.ss" | sort | uniq -c | sort -rn | head -n 4 | tr '\n' ' ')"
+read -r n_s n_bad < <(cap_check "$W/air.ss" 2>"$W/air.capcheck")
+tap_in_range "$n_s" 6 100000 "ss samples of the senders show a cap (bbr:(bw,mrtt))"
+tap_is "$n_bad" 0 "in every sample cwnd <= wnd_max = bw * mrtt / mss ($n_s samples) $(cat "$W/air.capcheck")"
+ok awk -v a="$aj" -v r="$rj" 'BEGIN { exit !(a > r) }' -- \
+	"Jain's index of occupancy: airtime $aj > reno $rj"
+tap_in_range "$aj" 0.8 1.0 "airtime: Jain's index of occupancy at least 0.8"
+# A sanity bound only: iperf3's idle control connection is an airtime
+# socket of the same station (M_x = 2), and a data connection that cannot
+# fill its cap (its RTT exceeds RTT_min) counts as satisfied and keeps
+# t_avail_x / 2, (6)-(9): the channel is then partly idle (measured 0.65-1.6
+# times reno's aggregate).
+tap_in_range "$(awk -v a="$am1" -v b="$am2" 'BEGIN { print a + b }')" \
+	"$(awk -v a="$rm1" -v b="$rm2" 'BEGIN { print 0.5 * (a + b) }')" 60 \
+	"airtime: aggregate throughput at least half of reno's (no starvation)"
+
+# --- B. receiver clamp ---------------------------------------------------------
+ip netns exec sta2 sysctl -qw net.ipv4.tcp_congestion_control=airtime
+iperf3_server sta2 5202 >/dev/null
+: >"$W/rx.sta2.ss"
+: >"$W/rx.srv.ss"
+# sta2's server socket takes its namespace's default (airtime), srv's
+# client its own (reno); no -C, which the server would copy
+ip netns exec ap sysctl -qw net.ipv4.tcp_congestion_control=reno
+ip netns exec ap iperf3 -c 10.0.0.2 -t $((T_RUN + 1)) -J >"$W/rx-sta1.json" 2>&1 &
+q1=$!
+ip netns exec srv iperf3 -c 10.0.0.3 -p 5202 -t "$T_RUN" -J >"$W/rx-sta2.json" 2>&1 &
+q2=$!
+k=0
+while kill -0 "$q2" 2>/dev/null; do
+	if [ $((k++ % 5)) = 4 ]; then
+		ip netns exec sta2 ss -tin state established sport = :5202 >>"$W/rx.sta2.ss" 2>/dev/null
+		ip netns exec srv ss -tin state established dport = :5202 >>"$W/rx.srv.ss" 2>/dev/null
+	fi
+	read -r -t 0.1 -u "$nap"
+done
+wait "$q2" "$q1"
+cat $par/views >"$W/rx.views" 2>/dev/null
+# the clamp on sta2: cap = max(theta * RTT_min, 2 rcv_mss); the largest seen
+# (data connection only: more than 100 kB received; iperf3's control
+# connection is an airtime socket too)
+read -r c_all c_n c_max th_max < <(awk '/bytes_received:[0-9]+/ {
+		match($0, /bytes_received:[0-9]+/); if (substr($0, RSTART + 15, RLENGTH - 15) + 0 < 100000) next
+		all++ }
+	/bbr:\(bw:[0-9]+bps/ {
+		match($0, /bytes_received:[0-9]+/); if (substr($0, RSTART + 15, RLENGTH - 15) + 0 < 100000) next
+		match($0, /bbr:\(bw:[0-9]+/); bw = substr($0, RSTART + 8, RLENGTH - 8)
+		match($0, /mrtt:[0-9.]+/); rt = substr($0, RSTART + 5, RLENGTH - 5)
+		m = 1448; if (match($0, / rcvmss:[0-9]+/)) m = substr($0, RSTART + 8, RLENGTH - 8)
+		c = int(bw / 8 * rt / 1000); if (c < 2 * m) c = 2 * m
+		n++; if (c > cmax) cmax = c; if (bw > bmax) bmax = bw
+	} END { printf "%d %d %d %.3f\n", all, n, cmax, bmax / 1e6 }' "$W/rx.sta2.ss")
+# the sender: largest peer window and flight (unacked * mss) in bytes
+read -r s_n wnd_max fl_max < <(awk '/ mss:[0-9]+/ && /bytes_acked:/ {
+		match($0, /bytes_acked:[0-9]+/); if (substr($0, RSTART + 12, RLENGTH - 12) + 0 < 200000) next
+		match($0, / mss:[0-9]+/); m = substr($0, RSTART + 5, RLENGTH - 5)
+		u = 0; if (match($0, / unacked:[0-9]+/)) u = substr($0, RSTART + 9, RLENGTH - 9)
+		w = 0; if (match($0, / snd_wnd:[0-9]+/)) w = substr($0, RSTART + 9, RLENGTH - 9)
+		n++; if (w + 0 > wm) wm = w + 0; if (u * m > fm) fm = u * m
+	} END { printf "%d %d %d\n", n, wm, fm }' "$W/rx.srv.ss")
+xm=$(iperf3_mbps "$W/rx-sta2.json" received)
+tap_diag "receiver clamp on sta2: $c_n of $c_all samples of the data connection with a cap, largest $c_max B, theta up to $th_max Mbit/s" \
+	"srv (reno): $s_n samples, snd_wnd up to $wnd_max B, flight up to $fl_max B, $xm Mbit/s" \
+	"$(grep -m 2 -o 'bbr:([^)]*)' "$W/rx.sta2.ss" | tr '\n' ' ')" \
+	"$(grep -A 1 "^view ${STA_IFS[1]}" "$W/rx.views" | tr '\n' ' ')"
+if [ "${c_n:-0}" -lt 3 ] || [ "$c_n" -lt "$c_all" ]; then
+	tap_fail "sta2's receiving airtime socket has a cap (station view)" \
+		"$c_n samples; views: $(grep '^view' "$W/rx.views" | tr '\n' ' ')"
+	skip_rest "no receiver cap on sta2"
+fi
+tap_ok "sta2's receiving airtime socket has a cap ($c_n samples)"
+# the window the sender sees: the clamp, rounded up to window scaling
+# (2^7) and one MSS of slack for the sampling
+tap_in_range "$wnd_max" 1 $((c_max + 1448 + 128)) "srv's peer window (snd_wnd) within sta2's clamp ($c_max B)"
+tap_in_range "$fl_max" 0 $((c_max + 1448 + 128)) "srv's data in flight within sta2's clamp"
+tap_in_range "${xm:-0}" "$(awk -v t="$th_max" 'BEGIN { print 0.2 * t }')" \
+	"$(awk -v t="$th_max" 'BEGIN { print 1.15 * t }')" \
+	"srv's throughput to sta2 limited to theta ($th_max Mbit/s, +15%)"
+tap_done
