@@ -13,6 +13,18 @@ def fmt(v, spec=".1f"):
     return "-" if v is None else format(v, spec)
 
 
+def pyplot():
+    """matplotlib.pyplot for PNG output, or None (with a note) if missing."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib missing: no plots (apt-get install python3-matplotlib)")
+        return None
+    return plt
+
+
 def baseline(d):
     r = json.load(open(os.path.join(d, "baseline.json")))
     print(f"\nairqueue testbed: {r['scenario']} (kernel {r['kernel']})")
@@ -29,12 +41,8 @@ def baseline(d):
               f"{fmt(f['rtt_ms']['median'], '.2f'):>8} {fmt(f['rtt_ms']['p95'], '.2f'):>8} "
               f"{fmt(f['rtt_ms']['max'], '.2f'):>8}")
     print("(RTT: ping station -> wired server every 100 ms while the flow runs)")
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("matplotlib missing: no plots (apt-get install python3-matplotlib)")
+    plt = pyplot()
+    if not plt:
         return
     fig, ax = plt.subplots(2, 1, figsize=(8, 6), sharex=True)
     for fl, color in (("down", "tab:blue"), ("up", "tab:orange")):
@@ -84,12 +92,8 @@ def bufferbloat(d):
     print("(RTT: ping station -> server every 100 ms during the download; qlen: "
           "root qdisc packets,\n sampled every 0.5 s; busy: the AP's channel busy "
           "fraction from the medium)")
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("matplotlib missing: no plots (apt-get install python3-matplotlib)")
+    plt = pyplot()
+    if not plt:
         return
     fig, ax = plt.subplots(1, 2, figsize=(11, 4.5))
     for q, f in r["runs"].items():

@@ -46,18 +46,10 @@ for dir in down up; do
 done
 
 python3 - "$out" <<'PY'
-import json, re, sys, os
+import json, sys, os
 out = sys.argv[1]
-def pings(f):
-    v = []
-    for l in open(f, errors="replace"):
-        m = re.search(r"icmp_seq=(\d+) .*time=([\d.]+) ms", l)
-        if m:
-            v.append((int(m.group(1)), float(m.group(2))))
-    return v
-def pct(v, p):
-    v = sorted(v)
-    return v[min(len(v) - 1, int(round(p / 100 * (len(v) - 1))))] if v else None
+sys.path.insert(0, os.path.join(os.environ["AQ_TOP"], "testbed", "lib"))
+from pingstats import pings, pct
 res = {"scenario": "baseline", "kernel": os.uname().release,
        "note": "mac80211_hwsim without the medium emulator: no airtime "
                "model, throughput is bound by the CPU of the VM",

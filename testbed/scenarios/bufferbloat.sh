@@ -95,16 +95,8 @@ ip netns exec ap tc qdisc del dev "$AP_IF" root 2>/dev/null
 python3 - "$out" "$qdiscs" <<'PY'
 import json, re, sys, os
 out, qdiscs = sys.argv[1], sys.argv[2].split()
-def pings(f):
-    v = []
-    for l in open(f, errors="replace"):
-        m = re.search(r"icmp_seq=(\d+) .*time=([\d.]+) ms", l)
-        if m:
-            v.append((int(m.group(1)), float(m.group(2))))
-    return v
-def pct(v, p):
-    v = sorted(v)
-    return v[min(len(v) - 1, int(round(p / 100 * (len(v) - 1))))] if v else None
+sys.path.insert(0, os.path.join(os.environ["AQ_TOP"], "testbed", "lib"))
+from pingstats import pings, pct
 def root_backlog(samples):
     pk = []
     for l in open(samples, errors="replace"):

@@ -21,6 +21,7 @@
 # wnd_max = 40 segments and more.
 set -u
 . "$AQ_TOP/testbed/lib/guest.sh"
+. "$AQ_TOP/tcp_cong_airtime/tests/vm/lib-airtime.sh"
 
 if lsmod | grep -q '^mac80211 '; then
 	echo "1..0 # SKIP mac80211 is loaded: the fake feedback would clash with it"
@@ -84,18 +85,6 @@ run() {
 	done
 	wait "$pid"
 }
-# "samples violations": ss lines with a cap whose cwnd exceeds
-# wnd_max = max(2, floor(bw / 8 * mrtt / mss)), from the same line
-cap_check() {
-	awk '/bbr:\(bw:[0-9]+bps/ {
-		match($0, / cwnd:[0-9]+/); c = substr($0, RSTART + 6, RLENGTH - 6)
-		match($0, / mss:[0-9]+/); m = substr($0, RSTART + 5, RLENGTH - 5)
-		match($0, /bbr:\(bw:[0-9]+/); bw = substr($0, RSTART + 8, RLENGTH - 8)
-		match($0, /mrtt:[0-9.]+/); rt = substr($0, RSTART + 5, RLENGTH - 5)
-		w = int(bw / 8 * (rt + 0.001) / 1000 / m); if (w < 2) w = 2
-		n++; if (c + 0 > w) { bad++; if (bad == 1) print "first: cwnd " c " > " w > "/dev/stderr" }
-	} END { printf "%d %d\n", n, bad }' "$AQ_TMP/$1.ss"
-}
 max_cwnd() { sort -n "$AQ_TMP/$1.cwnd" | tail -n 1; }
 bw_range() { # "min max" of ss's bbr bw in Mbit/s (ss -n prints bit/s)
 	grep -o 'bbr:(bw:[0-9.]*[kKMG]*bps' "$AQ_TMP/$1.ss" | sed 's/bbr:(bw://; s/bps//' |
@@ -127,7 +116,7 @@ m6=$(iperf3_mbps "$AQ_TMP/cap6.json" received)
 read -r bw_lo bw_hi < <(bw_range cap6)
 tap_diag "reno: cwnd max $ref_cwnd, $ref_mbps Mbit/s; airtime 6 Mbit/s view: cwnd max $c6, $m6 Mbit/s, ss bw $bw_lo-$bw_hi Mbit/s" \
 	"$(grep -m1 -o 'bbr:([^)]*)' "$AQ_TMP/cap6.ss")" "$(grep '^group' $par/views)"
-read -r n_s n_bad < <(cap_check cap6)
+read -r n_s n_bad < <(cap_check "$AQ_TMP/cap6.ss")
 tap_in_range "$n_s" 3 100000 "ss samples with a cap"
 tap_is "$n_bad" 0 "in every sample cwnd <= wnd_max = bw * mrtt / mss ($n_s samples)"
 n6=$(wc -l <"$AQ_TMP/cap6.cwnd")

@@ -37,6 +37,7 @@
 # 0005): without one they are skipped, with the reason.
 set -u
 . "$AQ_TOP/testbed/lib/guest.sh"
+. "$AQ_TOP/tcp_cong_airtime/tests/vm/lib-airtime.sh"
 
 NT=16
 T_RUN=${AQ_WIFI_T:-5}
@@ -157,17 +158,6 @@ occupancy() {
 jain() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + b > 0) printf "%.4f", (a + b) ^ 2 / (2 * (a * a + b * b)); else print 0 }'; }
 tx_rate() { # NAME MAC: the AP's last tx bitrate to MAC, Mbit/s
 	awk -v m="$2" '/^Station/ { on = ($2 == m) } on && /tx bitrate:/ { print $3; exit }' "$W/$1-stations.txt"
-}
-# "samples violations" of cwnd <= wnd_max = max(2, bw / 8 * mrtt / mss)
-cap_check() {
-	awk '/bbr:\(bw:[0-9]+bps/ {
-		match($0, / cwnd:[0-9]+/); c = substr($0, RSTART + 6, RLENGTH - 6)
-		match($0, / mss:[0-9]+/); m = substr($0, RSTART + 5, RLENGTH - 5)
-		match($0, /bbr:\(bw:[0-9]+/); bw = substr($0, RSTART + 8, RLENGTH - 8)
-		match($0, /mrtt:[0-9.]+/); rt = substr($0, RSTART + 5, RLENGTH - 5)
-		w = int(bw / 8 * (rt + 0.001) / 1000 / m); if (w < 2) w = 2
-		n++; if (c + 0 > w) { bad++; if (bad == 1) print "first: cwnd " c " > " w > "/dev/stderr" }
-	} END { printf "%d %d\n", n, bad + 0 }' "$1"
 }
 summary() { # NAME: "Mbit/s sta1, sta2, occupancy us sta1, sta2, Jain"
 	local m1 m2 o1 o2

@@ -35,18 +35,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-stats() { # key path through jq on the stats socket
-	python3 - "$AQ_TMP/medium-stats.sock" <<'PY'
-import socket, sys
-s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
-d = b""
-while True:
-    b = s.recv(65536)
-    if not b: break
-    d += b
-sys.stdout.write(d.decode())
-PY
-}
+# the statistics socket this test starts the medium with
+stats() { MEDIUM_SOCK=$AQ_TMP/medium-stats.sock medium_stats; }
 
 hwsim_load 2 || skip_all "mac80211_hwsim does not load"
 "$MED" -c "$AQ_TOP/testbed/medium/configs/live-default.json" \
