@@ -21,6 +21,7 @@
 #    depth (the air is the bottleneck).
 #
 # aq-vm-clock: virtual
+# aq-vm-cost: 91  (host seconds on 2 cores: balances make check's guests)
 # (the medium's airtime sets the rates; with the wall clock under TCG the
 # guest CPU would be the bottleneck)
 set -u

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # aq-vm-clock: virtual
+# aq-vm-cost: 71  (host seconds on 2 cores: balances make check's guests)
 # (the shaped rate must be the one the guest clock sees, however loaded the host)
 #
 # eBDP under a rate limiter, no Wi-Fi: ebdp (defaults: Tmax 200 ms, c 5,

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # aq-vm-clock: virtual
+# aq-vm-cost: 257  (host seconds on 2 cores: balances make check's guests)
 # (the shaped rate must be the one the guest clock sees, however loaded the host)
 #
 # Load and unload sch_ebdp 200 times while UDP traffic flows through a
@@ -34,28 +35,39 @@ traffic=$!
 sleep 1
 skb0=$(skbs)
 
+# Each process costs ~0.2 s in the TCG guest: one tc per step (-batch, in
+# the namespace with -n) and rmmod rather than modprobe -r keep a round to
+# five processes, so 200 rounds take ~3 min instead of ~8.
+T() { tc -s -n ebdp-a -force -batch -; }
 fail_load=0 fail_attach=0 fail_unload=0 busy_ok=0 queued=0
 for i in $(seq 1 "$ROUNDS"); do
 	modprobe sch_ebdp || { fail_load=$((fail_load + 1)); continue; }
 	if [ $((i % 2)) = 0 ]; then
-		A tc qdisc add dev va root handle 1: tbf rate 20mbit burst 3000 latency 1s &&
-		A tc qdisc add dev va parent 1: handle 2: ebdp ackprio qmax 200
+		echo "qdisc add dev va root handle 1: tbf rate 20mbit burst 3000 latency 1s"
+		echo "qdisc add dev va parent 1: handle 2: ebdp ackprio qmax 200"
 	else
-		A tc qdisc add dev va root handle 1: ebdp mode astar qmax 300
-	fi || fail_attach=$((fail_attach + 1))
-	sleep 0.05
-	# the module is in use: unloading must fail
-	modprobe -r sch_ebdp 2>/dev/null || busy_ok=$((busy_ok + 1))
-	# shrink under load: drains with qdisc_tree_reduce_backlog
-	if [ $((i % 2)) = 0 ]; then
-		A tc qdisc change dev va parent 1: handle 2: ebdp qmax 10
-	else
-		A tc qdisc change dev va root handle 1: ebdp qmax 10
-	fi || fail_attach=$((fail_attach + 1))
-	q=$(A tc -s qdisc show dev va | awk '/Sent/ { print $4 }' | tail -n 1)
+		echo "qdisc add dev va root handle 1: ebdp mode astar qmax 300"
+	fi | T || fail_attach=$((fail_attach + 1))
+	# the module is in use: unloading must fail (meanwhile packets queue)
+	rmmod sch_ebdp 2>/dev/null || busy_ok=$((busy_ok + 1))
+	# shrink under load (drains with qdisc_tree_reduce_backlog), read the
+	# counters, delete
+	out=$( {
+		if [ $((i % 2)) = 0 ]; then
+			echo "qdisc change dev va parent 1: handle 2: ebdp qmax 10"
+		else
+			echo "qdisc change dev va root handle 1: ebdp qmax 10"
+		fi
+		echo "qdisc show dev va"
+		echo "qdisc del dev va root"
+	} | T) || fail_attach=$((fail_attach + 1))
+	# "Sent BYTES bytes PKTS pkt" of the last qdisc listed: ebdp
+	q=0
+	while read -r w1 _ _ w4 _; do
+		[ "$w1" = Sent ] && q=$w4
+	done <<<"$out"
 	[ "${q:-0}" -gt 0 ] && queued=$((queued + 1))
-	A tc qdisc del dev va root || fail_attach=$((fail_attach + 1))
-	modprobe -r sch_ebdp || fail_unload=$((fail_unload + 1))
+	rmmod sch_ebdp || fail_unload=$((fail_unload + 1))
 done
 
 kill $traffic 2>/dev/null

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # aq-vm-clock: virtual
+# aq-vm-cost: 41  (host seconds on 2 cores: balances make check's guests)
 # (the netem bottleneck must run at its rate in guest time, however loaded the host)
 #
 # tcp_airtime without mac80211 feedback (a veth route has no airtime view)

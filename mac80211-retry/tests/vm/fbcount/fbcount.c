@@ -6,9 +6,17 @@
  */
 #include <linux/module.h>
 #include <linux/completion.h>
+#include <linux/spinlock.h>
 #include <net/mac80211_feedback.h>
 
+/*
+ * ->tx_status() runs on any CPU: the counters are updated under a lock so
+ * none is lost; readers see each one whole (unsigned long), not all at one
+ * instant.
+ */
+static DEFINE_SPINLOCK(fbcount_lock);
 static unsigned long calls, acked, no_enqueue, service_us_sum, attempts_sum;
+static unsigned long zero_attempts;
 static unsigned int detached;
 static int bound;
 module_param(calls, ulong, 0444);
@@ -16,6 +24,7 @@ module_param(acked, ulong, 0444);
 module_param(no_enqueue, ulong, 0444);
 module_param(service_us_sum, ulong, 0444);
 module_param(attempts_sum, ulong, 0444);
+module_param(zero_attempts, ulong, 0444);
 module_param(detached, uint, 0444);
 module_param(bound, int, 0444);
 
@@ -23,13 +32,19 @@ static DECLARE_COMPLETION(fbcount_detached);
 
 static void fbcount_tx_status(const struct ieee80211_tx_feedback *fb)
 {
+	unsigned long flags;
+
+	spin_lock_irqsave(&fbcount_lock, flags);
 	WRITE_ONCE(calls, calls + 1);
 	if (fb->flags & IEEE80211_TXFB_ACKED)
 		WRITE_ONCE(acked, acked + 1);
 	if (fb->flags & IEEE80211_TXFB_NO_ENQUEUE_TIME)
 		WRITE_ONCE(no_enqueue, no_enqueue + 1);
+	if (!fb->attempts)
+		WRITE_ONCE(zero_attempts, zero_attempts + 1);
 	WRITE_ONCE(service_us_sum, service_us_sum + fb->service_us);
 	WRITE_ONCE(attempts_sum, attempts_sum + fb->attempts);
+	spin_unlock_irqrestore(&fbcount_lock, flags);
 }
 
 static void fbcount_detach(struct net_device *dev)
