@@ -961,6 +961,10 @@ static void final_status(struct aq_medium *m, struct aq_radio *r,
 			[f->attempts < AQ_TRIES_HIST ? f->attempts : AQ_TRIES_HIST - 1]++;
 		st->table_hist[l4]
 			[table < AQ_TRIES_HIST ? table : AQ_TRIES_HIST - 1]++;
+		if (f->ampdu_ok)
+			st->ampdu_tries_hist[l4]
+				[f->attempts < AQ_TRIES_HIST ? f->attempts :
+				 AQ_TRIES_HIST - 1]++;
 	}
 	if (m->ops.tx_status)
 		m->ops.tx_status(m, f, acked);

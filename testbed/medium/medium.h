@@ -168,6 +168,9 @@ struct aq_ac_stats {
 	/* tries the kernel's rate table allowed (sum of its counts), same
 	 * buckets, counted with tries_hist */
 	uint64_t table_hist[AQ_NUM_L4][AQ_TRIES_HIST];
+	/* tries_hist of the frames the kernel marked as Block Ack session
+	 * frames (A-MPDU subframes, or aggregable) only */
+	uint64_t ampdu_tries_hist[AQ_NUM_L4][AQ_TRIES_HIST];
 	uint64_t internal_collisions, rts_attempts, rts_failures;
 	uint64_t frames, ampdus, ampdu_subframes, bytes_ok, payload_ok;
 	int64_t airtime;		/* ns on air of own DATA/RTS */

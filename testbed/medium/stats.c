@@ -19,7 +19,10 @@ static const char * const l4_name[AQ_NUM_L4] = {
  * "l4": {"tcp": {"frames": N, "tries": [0, n1, n2, ...]}, ...}: frames
  * queued by content and, at completion, how many attempts each used
  * (index = attempts; the last index holds that many or more); "table":
- * the same for the tries the frame's rate table allowed (sum of counts).
+ * the same for the tries the frame's rate table allowed (sum of counts);
+ * "ampdu_tries": "tries" of the frames the kernel marked as Block Ack
+ * session frames only (HWSIM_TX_CTL_AMPDU, or aggregable QoS data at HT
+ * rates from a stock hwsim).
  */
 static void print_l4(FILE *o, const struct aq_ac_stats *s)
 {
@@ -32,6 +35,10 @@ static void print_l4(FILE *o, const struct aq_ac_stats *s)
 		fprintf(o, "], \"table\": [");
 		for (int t = 0; t < AQ_TRIES_HIST; t++)
 			fprintf(o, "%s%" PRIu64, t ? ", " : "", s->table_hist[k][t]);
+		fprintf(o, "], \"ampdu_tries\": [");
+		for (int t = 0; t < AQ_TRIES_HIST; t++)
+			fprintf(o, "%s%" PRIu64, t ? ", " : "",
+				s->ampdu_tries_hist[k][t]);
 		fprintf(o, "]}");
 	}
 	fprintf(o, "}");

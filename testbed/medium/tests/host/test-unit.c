@@ -454,6 +454,8 @@ static void test_rate_table(void)
 	   "tries histogram: the discarded frame in bucket 6");
 	EQ(m->radio[a].ac[AQ_AC_BE].st.table_hist[AQ_L4_OTHER][6], 1,
 	   "table histogram: its 2+3+1 tries in bucket 6");
+	EQ(m->radio[a].ac[AQ_AC_BE].st.ampdu_tries_hist[AQ_L4_OTHER][6], 0,
+	   "ampdu tries histogram: a frame not marked for Block Ack not in it");
 	free(buf);
 	done(m);
 
@@ -467,6 +469,7 @@ static void test_rate_table(void)
 	f->rates[1].count = 3;
 	f->rates[2].idx = 4;
 	f->rates[2].count = 1;
+	f->ampdu_ok = true;	/* marked for Block Ack; no HT: sent alone */
 	aq_enqueue(m, f);
 	while (m->radio[a].ac[AQ_AC_BE].st.failures < 3)
 		aq_run_until(m, m->now + US(1));
@@ -483,6 +486,8 @@ static void test_rate_table(void)
 	   "table histogram: the table allowed 6 tries, used or not");
 	EQ(m->radio[a].ac[AQ_AC_BE].st.table_hist[AQ_L4_OTHER][4], 0,
 	   "table histogram: nothing in the bucket of the attempts used");
+	EQ(m->radio[a].ac[AQ_AC_BE].st.ampdu_tries_hist[AQ_L4_OTHER][4], 1,
+	   "ampdu tries histogram: the frame marked for Block Ack in bucket 4");
 	done(m);
 
 	/* no-ack (broadcast) frames: one attempt, not acknowledged */
