@@ -14,8 +14,13 @@
 #    the AP's data frames use at most 3 attempts, the STA's at most 2, and
 #    both limits bind (frames at exactly 3 resp. 2); the policy's
 #    done/attempts/discarded match the medium's counts;
-#  - rate (link held below 25 Mbit/s): the AP's TCP A-MPDU subframes use at
-#    most B = 2 attempts while its UDP frames keep the native count (> 2);
+#  - rate, with the ladder set to B = 2 at every step: the AP's TCP frames
+#    of Block Ack sessions use at most 2 attempts (tables of 2) while its
+#    UDP frames keep the native count (> 2).  With the default ladder this
+#    link does not hold the rate average below 25 Mbit/s: minstrel_ht puts
+#    MCS 9 (26 Mbit/s, 5 % of frames through) or faster rates first often
+#    enough that B was 5..10 for many TCP frames (5 of 6 runs; the same at
+#    10 and 11 dB); the ladder's steps are KUnit-tested;
 #  - backpressure on with a root pfifo: a TCP download from the wired
 #    server leaves a backlog in the pfifo while mac80211 holds at most the
 #    depth (the air is the bottleneck).
@@ -28,7 +33,7 @@ set -u
 AQ_TOP=${AQ_TOP:-/work/main}
 . "$AQ_TOP/testbed/lib/guest.sh"
 
-N=24
+N=23
 tap_plan $N
 trap aq_cleanup_all EXIT
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
@@ -200,24 +205,30 @@ done
 
 # --- rate -----------------------------------------------------------------
 wr rate "$R0/mode"; wr off "$R1/mode"
+wr "ladder_b0=2 ladder_b1=2 ladder_b2=2 ladder_b3=2" "$R0/params" ||
+	tap_diag "ladder: $(cat "$AQ_TMP/wr.err")"
 down 1 r-warm		# the station's rate average settles
 snap r0
-down $T r-down
+down 4 r-down		# TCP crawls with 2 tries here: 4 s for enough frames
 snap r1
 udp 2 r-udp
 snap r2
 tcp_try=$(hist r0 r1 ap tries tcp); udp_try=$(hist r1 r2 ap tries udp)
+# B limits the frames of Block Ack sessions only
+tcp_ba=$(hist r0 r1 ap ampdu_tries tcp); tcp_tab=$(hist r0 r1 ap table tcp)
 udp_tab=$(hist r1 r2 ap table udp)
 line=$(grep -v '^#' "$R0/stations" | head -n 1)
 tap_diag "rate: download $(mbps r-down) Mbit/s, UDP $(mbps r-udp) Mbit/s" \
-	"rate: ap tcp tries [$tcp_try]" "rate: ap udp tries [$udp_try] table [$udp_tab]" \
+	"rate: ap tcp tries [$tcp_try], in Block Ack sessions [$tcp_ba], table [$tcp_tab]" \
+	"rate: ap udp tries [$udp_try] table [$udp_tab]" \
 	"rate: station $line" "AP phy: $(tr '\n' ' ' <"$R0/stats")"
 set -- $line
-tap_in_range "${10:-}" 1 24999 "rate: the link holds the station's rate average below 25 Mbit/s (kbit/s)"
-tap_is "${6:-}" 2 "rate: the ladder gives B = 2"
-tap_in_range "$(hsum "$tcp_try")" 100 100000000 "rate: the AP sent TCP frames"
-tap_in_range "$(hmax "$tcp_try")" 1 2 "rate: the AP's TCP frames use at most 2 attempts"
+tap_is "${6:-}" 2 "rate: the station's B is 2"
+tap_in_range "$(hsum "$tcp_ba")" 20 100000000 "rate: the AP sent TCP frames in a Block Ack session"
+tap_in_range "$(hmax "$tcp_ba")" 1 2 "rate: the AP's TCP frames of Block Ack sessions use at most 2 attempts"
 tap_in_range "$(hmax "$udp_try")" 3 15 "rate: the AP's UDP frames keep the native count (more than 2 attempts)"
+
+wr "ladder_b0=10 ladder_b1=8 ladder_b2=5 ladder_b3=2" "$R0/params"
 
 # --- backpressure ---------------------------------------------------------
 # 20-backpressure.sh covers the knobs, noqueue and "off" (UDP from the AP);
