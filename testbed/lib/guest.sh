@@ -198,10 +198,23 @@ iperf3_server() { # NS [PORT]
 	sleep 0.3
 }
 
-iperf3_client() { # NS ADDR ARGS... (JSON on stdout)
-	local ns=$1 addr=$2
+# iperf3_client NS ADDR ARGS...: JSON on stdout.  An iperf3 server runs one
+# test at a time and frees itself a moment after the previous client has
+# gone (longer in a slow guest); a client refused with "the server is busy"
+# is retried, up to 10 times a second apart.
+iperf3_client() {
+	local ns=$1 addr=$2 out rc i
 	shift 2
-	ip netns exec "$ns" iperf3 -c "$addr" -J "$@"
+	for i in {1..10}; do
+		rc=0
+		out=$(ip netns exec "$ns" iperf3 -c "$addr" -J "$@") || rc=$?
+		case "$out" in
+		*"server is busy"*) sleep 1 ;;
+		*) break ;;
+		esac
+	done
+	printf '%s\n' "$out"
+	return $rc
 }
 
 iperf3_mbps() { # JSONFILE [sender|receiver] -> Mbit/s of sum_<which>

@@ -61,7 +61,13 @@ BASE=$(tcstate)
 out=$(A "$TOOL" apply nosuch0 2>&1); rc=$?
 check "unknown interface: exit 1 with a clear message" \
 	test "$rc" -eq 1 -a -n "$(echo "$out" | grep 'no interface')"
-out=$(A setpriv --reuid=65534 --regid=65534 --clear-groups "$TOOL" apply va 2>&1); rc=$?
+# an unprivileged user may not be able to read the checkout (a clone in a
+# 0700 directory): run a world-readable copy of the tool
+ucopy=$(mktemp -d)
+cp -r "$AQ_TOP/scripts/tap-setup" "$AQ_TOP/scripts/airqueue_tap" "$ucopy/"
+chmod -R a+rX "$ucopy"
+out=$(A setpriv --reuid=65534 --regid=65534 --clear-groups "$ucopy/tap-setup" apply va 2>&1); rc=$?
+rm -rf "$ucopy"
 check "not root: exit 1, 'needs root'" \
 	test "$rc" -eq 1 -a -n "$(echo "$out" | grep 'needs root')"
 out=$(A "$TOOL" apply va --phy b --rate 54 2>&1); rc=$?
