@@ -86,29 +86,7 @@ stop() {
 	aq_cleanup_all >/dev/null 2>&1
 }
 
-# hist NAME RADIO tries|table: 16 buckets over the data classes and ACs
-hist() {
-	python3 - "$AQ_TMP/$1-0.json" "$AQ_TMP/$1-1.json" "$2" "$3" $DATA <<'PY'
-import json, sys
-a, b = (json.load(open(f)) for f in sys.argv[1:3])
-radio, field, classes = sys.argv[3], sys.argv[4], sys.argv[5:]
-def h(d):
-    r = next(x for x in d["radios"] if x["name"] == radio)
-    return [sum(r["ac"][ac]["l4"][c][field][i] for ac in r["ac"] for c in classes)
-            for i in range(16)]
-print(" ".join(str(y - x) for x, y in zip(h(a), h(b))))
-PY
-}
-hmax() { local i m=0 v=($1); for i in "${!v[@]}"; do [ "${v[i]}" -gt 0 ] && m=$i; done; echo $m; }
-hsum() { local s=0 x; for x in $1; do s=$((s + x)); done; echo $s; }
-hmean() {
-	local i s=0 n=0 v=($1)
-	for i in "${!v[@]}"; do s=$((s + i * v[i])); n=$((n + v[i])); done
-	awk -v s=$s -v n=$n 'BEGIN { printf "%.2f", n ? s / n : 0 }'
-}
-# within GOT WANT PERMILLE ABS: |got - want| <= want * permille / 1000 + abs
-within() { awk -v g="$1" -v w="$2" -v p="$3" -v a="$4" \
-	'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= w * p / 1000 + a) }'; }
+. "$AQ_TOP/mac80211-retry/tests/vm/lib-medium.sh"
 mbps() { iperf3_mbps "$AQ_TMP/$1.json" received; }
 
 # --- 1. stock -------------------------------------------------------------
@@ -138,8 +116,8 @@ stop
 # --- compare --------------------------------------------------------------
 for r in ap sta1; do
 	for f in tries table; do
-		eval "s_${r}_$f=\"$(hist stock $r $f)\""
-		eval "o_${r}_$f=\"$(hist off $r $f)\""
+		eval "s_${r}_$f=\"$(hist stock-0 stock-1 $r $f $DATA)\""
+		eval "o_${r}_$f=\"$(hist off-0 off-1 $r $f $DATA)\""
 	done
 done
 tap_diag "stock: down $(mbps stock-down) up $(mbps stock-up) Mbit/s" \
