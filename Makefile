@@ -15,7 +15,7 @@ KDIR = $(shell test -f $(AQ_BUILD)/kernel/env || $(AQ_TOP)/scripts/prepare-kerne
 	. $(AQ_BUILD)/kernel/env && echo $$KDIR)
 endif
 
-.PHONY: all modules tc patched check testbed bench install install-patched \
+.PHONY: all modules tc patched check bisect testbed bench install install-patched \
 	prepare clean distclean help
 
 all: modules tc
@@ -38,6 +38,10 @@ patched:
 
 check:
 	scripts/check
+
+# Every patch of the series builds on its own (not part of check: ~8 min)
+bisect:
+	scripts/check --phases bisect
 
 testbed:
 	testbed/run
@@ -76,6 +80,7 @@ help:
 	@echo '                     our patch series, into build/patched/modules'
 	@echo '  make check         every test (static, host, KUnit on UML, patched build, VM);'
 	@echo '                     ends with "N passed, N failed"'
+	@echo '  make bisect        every patch of the series builds on its own (~8 min)'
 	@echo '  make testbed       boot the VM and run the default experiment; results table,'
 	@echo '                     JSON and PNG plots under results/'
 	@echo '  make bench         benchmarks, figures under results/bench/'
