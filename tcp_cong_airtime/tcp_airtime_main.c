@@ -30,7 +30,8 @@
  *   own RTT estimate, which limits any sender (see "Receiver" below).
  *
  * Inputs.  N, each station's occupancy t_i, the beacon airtime and the PHY
- * rate C come from mac80211's airtime view (include/net/mac80211_feedback.h,
+ * rate C (of the data the connection sends or, for a receiver, receives)
+ * come from mac80211's airtime view (include/net/mac80211_feedback.h,
  * added by the airqueue mac80211 series): it calls ->airtime_slot() at the
  * end of every slot of every interface and ->rate_change() when a rate
  * changes.  We bind to it at run time with symbol_get(), never link to
@@ -525,13 +526,13 @@ static void __airtime_update(struct sock *sk)
 	struct tcp_sock *tp = tcp_sk(sk);
 	u32 gen = atomic_read(&airtime_gen);
 	u32 r_pm = READ_ONCE(r) * 10, mss, hdr, t_tcp, rate = 0, t_x = 0;
-	u32 m, prev_unsat, i, rtt, n_act, x_avail, tau_us;
+	u32 m, prev_unsat, i, rtt, n_act, x_avail, tau_us, rx_rate = 0;
 	const struct airtime_iface *ifc;
 	const struct airtime_snap *snap;
 	struct airtime_split bss, conn;
 	struct dst_entry *dst;
 	u64 bytes, prev_sum, theta;
-	bool found = false, new_slot;
+	bool found = false, new_slot, receiving;
 	u8 addr[ETH_ALEN];
 
 	if (gen == ca->gen &&
@@ -578,6 +579,7 @@ static void __airtime_update(struct sock *sk)
 		found = true;
 		t_x = snap->sta[i].occ_us;
 		rate = READ_ONCE(snap->sta[i].rate_kbps);
+		rx_rate = snap->sta[i].rx_rate_kbps;
 	}
 
 	/*
@@ -607,11 +609,18 @@ static void __airtime_update(struct sock *sk)
 	airtime_split_finish(&bss);
 	x_avail = airtime_split_share_us(&bss, t_x);
 
-	/* lambda: the segments this connection mostly moves */
-	mss = tp->bytes_received > tp->bytes_acked ?
-	      inet_csk(sk)->icsk_ack.rcv_mss : tp->mss_cache;
+	/*
+	 * lambda and C: the segments this connection mostly moves, and the
+	 * rate they travel at.  A receiver gets its data at the peer's rate
+	 * (the view's receive rate), which differs from its own on an
+	 * asymmetric link; while that is unknown, the transmit rate.
+	 */
+	receiving = tp->bytes_received > tp->bytes_acked;
+	mss = receiving ? inet_csk(sk)->icsk_ack.rcv_mss : tp->mss_cache;
 	if (!mss)
 		mss = tp->mss_cache;
+	if (receiving && rx_rate)
+		rate = rx_rate;
 	hdr = airtime_hdr_len(sk);
 	t_tcp = airtime_t_tcp(rate, mss, hdr);
 	if (!t_tcp) {
@@ -1062,9 +1071,10 @@ static int airtime_get_views(char *buf, const struct kernel_param *kp)
 					 NSEC_PER_MSEC));
 		for (i = 0; i < snap->n_sta; i++)
 			len += scnprintf(buf + len, PAGE_SIZE - len,
-					 " sta %pM occ %u rate %u\n",
+					 " sta %pM occ %u rate %u rx_rate %u\n",
 					 snap->sta[i].addr, snap->sta[i].occ_us,
-					 READ_ONCE(snap->sta[i].rate_kbps));
+					 READ_ONCE(snap->sta[i].rate_kbps),
+					 snap->sta[i].rx_rate_kbps);
 	}
 	rcu_read_unlock();
 

@@ -45,7 +45,7 @@
 #include <linux/list.h>
 #include <linux/netdevice.h>
 
-#define IEEE80211_FEEDBACK_API_VERSION	1
+#define IEEE80211_FEEDBACK_API_VERSION	2
 
 /* Flags of struct ieee80211_tx_feedback */
 #define IEEE80211_TXFB_ACKED		BIT(0)	/* MAC ACK or Block Ack bit seen */
@@ -102,11 +102,17 @@ enum ieee80211_airtime_source {
  *	tx status account it)
  * @rate_kbps: PHY rate of the last data frame sent to it (AP) or by us
  *	(station), in kbit/s; 0 if unknown
+ * @rx_rate_kbps: PHY rate of the last data frame received from it (AP) or
+ *	from the AP (station), in kbit/s; 0 if unknown.  This is the rate of
+ *	the data a receiver of a transfer gets, which need not be the rate it
+ *	sends at (links are not symmetric).  Sampled at the end of the slot;
+ *	->rate_change() reports changes of @rate_kbps only.
  */
 struct ieee80211_airtime_view_sta {
 	u8 addr[ETH_ALEN];
 	u32 occ_us;
 	u32 rate_kbps;
+	u32 rx_rate_kbps;
 };
 
 /**

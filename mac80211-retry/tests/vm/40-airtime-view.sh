@@ -13,7 +13,8 @@
 #    beacon airtime within 15 % of the medium's transmit time of the AP
 #    (it sends only beacons then);
 #  - both stations sending (iperf3): N = 2, both listed, 54 Mbit/s the
-#    most frequent rate and every rate a valid 802.11g one; each
+#    most frequent rate and every rate a valid 802.11g one, the same for
+#    the receive rate (the stations' data frames to the AP); each
 #    station's occupancy summed over the slots agrees within 15 % with
 #    the medium's airtime between the AP and that station that mac80211
 #    can see: the AP's transmissions to it (all attempts) plus the
@@ -26,7 +27,7 @@
 #  - rate changes were reported to ->rate_change() at 54 Mbit/s.
 . "$AQ_TOP/testbed/lib/guest.sh"
 
-N=16
+N=18
 tap_plan $N
 trap aq_cleanup_all EXIT
 skip_all() { for i in $(seq "$1"); do tap_skip "airtime view" "$2"; done; exit 0; }
@@ -113,8 +114,8 @@ for l in open(f"{d}/atview.log"):
             if k != "dev":
                 v[k] = int(v[k])
         v["ts"] = float(l.split("]", 1)[0].lstrip("[ "))
-        v["sta"] = {f[i]: (int(f[i + 1]), int(f[i + 2]))
-                    for i in range(11, len(f) - 2, 3)}
+        v["sta"] = {f[i]: (int(f[i + 1]), int(f[i + 2]), int(f[i + 3]))
+                    for i in range(11, len(f) - 3, 4)}
         slots.append(v)
     elif f[0] == "rate":
         rates.append((int(f[1]), f[2], f[3], int(f[4])))
@@ -164,6 +165,9 @@ out("both_rate_n", len(r))
 g = {0, 1000, 2000, 5500, 11000, 6000, 9000, 12000, 18000, 24000, 36000,
      48000, 54000}
 out("both_rate_valid", int(bool(r) and all(x in g for x in r)))
+rx = [x[2] for v in both for x in v["sta"].values()]
+out("both_rx_mode", statistics.mode(rx) if rx else 0)
+out("both_rx_valid", int(bool(rx) and all(x in g for x in rx)))
 for name, m in (("sta1", s1), ("sta2", s2)):
     occ = sum(v["sta"].get(m, (0, 0))[0] for v in both)
     down = delta("2", "ap", "airtime_to_us", name)
@@ -208,6 +212,8 @@ tap_is "${both_N_median:-x}" 2 "two stations sending: N = 2 (median over slots)"
 tap_in_range "${both_listed:-0}" 5 100 "two stations sending: both listed in most slots"
 tap_is "${both_rate_mode:-x}" 54000 "two stations sending: 54000 kbit/s the most frequent rate_kbps"
 tap_is "${both_rate_valid:-x}" 1 "two stations sending: every rate_kbps an 802.11b/g rate or 0"
+tap_is "${both_rx_mode:-x}" 54000 "two stations sending: 54000 kbit/s the most frequent rx_rate_kbps"
+tap_is "${both_rx_valid:-x}" 1 "two stations sending: every rx_rate_kbps an 802.11b/g rate or 0"
 tap_in_range "${occ_ratio_sta1:-0}" 0.85 1.15 "sta1 occupancy / medium airtime AP<->sta1 visible to the AP"
 tap_in_range "${occ_ratio_sta2:-0}" 0.85 1.15 "sta2 occupancy / medium airtime AP<->sta2 visible to the AP"
 tap_in_range "${busy_ratio:-0}" 0.85 1.15 "busy_us / medium busy time of the AP"

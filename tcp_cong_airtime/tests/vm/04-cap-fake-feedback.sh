@@ -39,7 +39,7 @@ if ! bld=$(testmod_build "$src" 2>"$AQ_TMP/fakefb-build.log"); then
 fi
 ko="$bld/airtime_fakefb.ko"
 
-tap_plan 19
+tap_plan 22
 par=/sys/module/tcp_airtime/parameters
 
 modprobe -r tcp_airtime 2>/dev/null
@@ -155,6 +155,24 @@ tap_diag "download with receiver clamp: $mr Mbit/s; rcv_clamp=0: $mr0 Mbit/s" \
 	"$(grep -m1 -o 'rcv_ssthresh:[0-9]*' "$AQ_TMP/rcv.ss") $(grep -m1 -o 'rcv_space:[0-9]*' "$AQ_TMP/rcv.ss")"
 tap_in_range "$mr" 1.0 5.5 "receiver clamp limits a NewReno sender to about theta"
 tap_in_range "$mr0" 8 1000 "without the clamp the same download is not limited"
+
+# 5b. an asymmetric link: we send at 54 Mbit/s, the data reaches us at 6.
+#     A receiver's theta is that of 6 Mbit/s data frames (2.37-4.73 Mbit/s
+#     by hand above), not of 54 Mbit/s ones (11.6 Mbit/s and more).
+echo 54000 >/sys/module/airtime_fakefb/parameters/rate
+echo 6000 >/sys/module/airtime_fakefb/parameters/rx_rate
+sleep 0.7
+grep -q " rate 54000 rx_rate 6000" $par/views &&
+	tap_ok "view with rate 54000 and rx_rate 6000 cached" ||
+	tap_fail "view with rate 54000 and rx_rate 6000 cached" "$(head -n 3 $par/views | tr '\n' ' ')"
+run rcvx -C airtime -R -t 8
+mx=$(iperf3_mbps "$AQ_TMP/rcvx.json" received)
+# the data connection only (iperf3's control connection mostly sends)
+grep -E 'bytes_received:[0-9]{6,}' "$AQ_TMP/rcvx.ss" >"$AQ_TMP/rcvx-data.ss"
+read -r bwx_lo bwx_hi < <(bw_range rcvx-data)
+tap_diag "receiver at rx 6 / tx 54 Mbit/s: theta $bwx_lo..$bwx_hi Mbit/s, download $mx Mbit/s"
+tap_in_range "${bwx_hi:--}" 2.3 4.8 "receiver's theta from the receive rate (6 Mbit/s: 2.37-4.73 Mbit/s)"
+tap_in_range "$mx" 1.0 5.5 "receiver clamp at the receive rate limits the download to about theta"
 
 # 6. provider goes away under running connections, then unload
 iperf3 -c 10.7.0.2 -C airtime -t 120 -P 2 -J >"$AQ_TMP/gone.json" 2>&1 &

@@ -7,7 +7,7 @@
  * tagged with the test phase written to the "phase" parameter, for the test
  * to parse from dmesg:
  *
- *   atview: slot P IFMAC SEQ SRC T BEACON BUSY N NSTA OTHERS [STA OCC RATE]...
+ *   atview: slot P IFMAC SEQ SRC T BEACON BUSY N NSTA OTHERS [STA OCC RATE RXRATE]...
  *   atview: rate P IFMAC STA RATE
  */
 #include <linux/module.h>
@@ -37,15 +37,15 @@ static DECLARE_COMPLETION(atview_detached);
 
 static void atview_slot(const struct ieee80211_airtime_view *v)
 {
-	char buf[ATVIEW_MAX_LOGGED * 40 + 1];
+	char buf[ATVIEW_MAX_LOGGED * 52 + 1];
 	unsigned int i, n = min_t(unsigned int, v->n_sta, ATVIEW_MAX_LOGGED);
 	int len = 0;
 
 	buf[0] = '\0';
 	for (i = 0; i < n; i++)
-		len += scnprintf(buf + len, sizeof(buf) - len, " %pM %u %u",
+		len += scnprintf(buf + len, sizeof(buf) - len, " %pM %u %u %u",
 				 v->sta[i].addr, v->sta[i].occ_us,
-				 v->sta[i].rate_kbps);
+				 v->sta[i].rate_kbps, v->sta[i].rx_rate_kbps);
 	slots++;
 	pr_info("atview: slot %d %pM %u %u %u %u %u %u %u %u%s\n",
 		READ_ONCE(phase), v->dev->dev_addr, v->seq, v->source,

@@ -40,6 +40,9 @@ module_param_array(occ, uint, &n_occ, 0644);
 static unsigned int rate[4];
 static int n_rate;
 module_param_array(rate, uint, &n_rate, 0644);
+static unsigned int rx_rate[4];
+static int n_rx_rate;
+module_param_array(rx_rate, uint, &n_rx_rate, 0644);
 
 static struct ieee80211_feedback_ops __rcu *consumer;
 static DEFINE_MUTEX(fakefb_lock);
@@ -94,6 +97,8 @@ static void fakefb_push(struct work_struct *work)
 				break;
 			view.sta[i].occ_us = i < n_occ ? occ[i] : 0;
 			view.sta[i].rate_kbps = i < n_rate ? rate[i] : 0;
+			view.sta[i].rx_rate_kbps = i < n_rx_rate ?
+						   rx_rate[i] : 0;
 		}
 		view.n_sta = i;
 		rcu_read_lock();

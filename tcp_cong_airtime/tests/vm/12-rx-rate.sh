@@ -1,0 +1,160 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# aq-vm-clock: virtual
+# aq-vm-cost: 60  (host seconds on 2 cores: balances make check's guests)
+#
+# tcp_airtime's receiver on an asymmetric link, with mac80211's own airtime
+# view (mac80211-retry patch 0008 adds the receive rate to it): an AP and
+# one station through the testbed's medium, 802.11g.  The AP reaches sta1
+# at SNR 15 dB (a one-way link, "symmetric": false) and may use only 6 and
+# 54 Mbit/s, so its data frames go at 6 Mbit/s (54 Mbit/s fails at 15 dB);
+# sta1 reaches the AP over the path-loss model (5 m, about 50 dB) and sends
+# at 54 Mbit/s.  sta1 downloads from the AP with airtime as its congestion
+# control, i.e. as a receiver (clamp of the advertised window).  20 ms of
+# netem on sta1's egress give the clamp theta * RTT_min room above its
+# floor of two segments (without it RTT_min is 0.4 ms and the floor, not
+# theta, sets the window).
+#
+#  - the set-up: the AP's tx bitrate to sta1 is 6 Mbit/s, sta1's own 54;
+#  - sta1's view as tcp_airtime caches it: rate 54000 (what sta1 sends),
+#    rx_rate 6000 (what it receives) in most samples;
+#  - the receiving socket's theta (ss: bbr bw) is that of 6 Mbit/s data
+#    frames: theta = tau_avail / T_TCP * 2 * 1448 B / T (10), T_TCP =
+#    4780.5 us at 6 Mbit/s and 976.5 us at 54 (04-cap-fake-feedback.sh),
+#    i.e. 4.73 resp. 23.2 Mbit/s for a whole slot.  sta1 is the only active
+#    station: its share x_avail is t_bar = T - t_beacon, at most 1.2 t_bar
+#    when unsatisfied (4)-(5).  A connection gets at least x_avail / M_x
+#    (M_x = 2 with iperf3's control connection) and at most about
+#    1.5 x_avail: the station's unused share (9) is reckoned with the
+#    connections' airtime of the previous slot, small after a short slot
+#    (measured: a 107 ms slot, then theta 6.56 Mbit/s).  So theta is at
+#    most 1.5 * 1.2 * 4.73 = 8.5 Mbit/s with the receive rate, and at least
+#    0.5 * 23.2 = 11.6 Mbit/s with the transmit rate.  Bound: at most
+#    9.0 Mbit/s;
+#  - the download stays within that theta.
+#
+# Needs mac80211's airtime view (patches 0005 and 0008): without it, the
+# checks that need it are skipped with the reason.
+set -u
+. "$AQ_TOP/testbed/lib/guest.sh"
+
+NT=8
+T_RUN=${AQ_RXRATE_T:-5}
+W=$AQ_TMP/rxrate
+OUT=$AQ_RESULTS/tcp_airtime-rxrate
+mkdir -p "$W" "$OUT"
+par=/sys/module/tcp_airtime/parameters
+tap_plan $NT
+
+cleanup() {
+	medium_stop >/dev/null 2>&1
+	cp "$AQ_TMP/medium.log" "$AQ_TMP/hostapd-ap.log" "$W/" 2>/dev/null
+	cp -r "$W/." "$OUT/" 2>/dev/null
+	aq_cleanup_all >/dev/null 2>&1
+	modprobe -r tcp_airtime 2>/dev/null
+}
+trap cleanup EXIT
+
+skip_rest() { # WHY: every remaining test is skipped
+	while [ "$_tap_n" -lt $NT ]; do tap_skip "rx rate test $((_tap_n + 1))" "$1"; done
+	exit 0
+}
+fail_rest() { # WHY
+	tap_fail "set-up" "$1"
+	while [ "$_tap_n" -lt $NT ]; do tap_skip "rx rate test $((_tap_n + 1))" "set-up failed"; done
+	exit 1
+}
+
+[ -x "$MEDIUM_BIN" ] || skip_rest "$MEDIUM_BIN not built (make -C testbed/medium)"
+command -v hostapd >/dev/null && command -v iperf3 >/dev/null && command -v jq >/dev/null ||
+	skip_rest "hostapd, iperf3 or jq missing"
+
+cat >"$W/medium.json" <<'EOF'
+{ "phy": { "standard": "g" }, "unknown_radios": "add",
+  "hwsim_ext": true,
+  "radios": [
+    { "name": "ap", "hwsim_index": 0, "pos": [0, 0] },
+    { "name": "sta1", "hwsim_index": 1, "pos": [5, 0] }
+  ],
+  "links": [ { "from": "ap", "to": "sta1", "snr_db": 15, "symmetric": false } ]
+}
+EOF
+hwsim_load 2 || fail_rest "mac80211_hwsim radios=2 does not load"
+medium_start "$W/medium.json" || fail_rest "aqmedium does not start"
+topo_bss 1 1 g basic_rates=60 >"$W/topo.log" 2>&1 ||
+	fail_rest "BSS: $(tail -n 2 "$W/topo.log" | tr '\n' ' ')"
+STA_IF=${STA_IFS[0]}
+# the mask must hold the BSS's basic rate (6 Mbit/s)
+ip netns exec ap iw dev "$AP_IF" set bitrates legacy-2.4 6 54 ||
+	fail_rest "iw set bitrates on the AP"
+mac1=$(ip netns exec sta1 cat "/sys/class/net/$STA_IF/address")
+netem sta1 "$STA_IF" delay 20ms limit 1000
+
+modprobe -r tcp_airtime 2>/dev/null
+modprobe tcp_airtime || fail_rest "modprobe tcp_airtime"
+tap_is "$(cat $par/feedback)" mac80211 "tcp_airtime bound to the mac80211 feedback"
+
+ip netns exec ap sysctl -qw net.ipv4.tcp_congestion_control=reno
+ip netns exec sta1 sysctl -qw net.ipv4.tcp_congestion_control=reno
+iperf3_server sta1 >/dev/null
+iperf3_server ap 5202 >/dev/null
+# warm-up: minstrel finds each side's rate (sta1's by sending, the AP's by
+# sending to it)
+iperf3_client sta1 10.0.0.1 -p 5202 -t 1 >/dev/null 2>&1
+iperf3_client ap 10.0.0.2 -t 1 >/dev/null 2>&1
+ip netns exec sta1 sysctl -qw net.ipv4.tcp_congestion_control=airtime
+
+exec {nap}<> <(:)	# read -t on it: a sleep without a process
+# the download: sta1's server socket takes its namespace's default
+# (airtime), the AP's client its own (reno); no -C, which the server copies
+: >"$W/rx.ss"
+: >"$W/rx.views"
+ip netns exec ap iperf3 -c 10.0.0.2 -t "$T_RUN" -J >"$W/rx.json" 2>&1 &
+pid=$!
+k=0
+while kill -0 "$pid" 2>/dev/null; do
+	if [ $((k++ % 5)) = 4 ]; then
+		ip netns exec sta1 ss -tin state established sport = :5201 >>"$W/rx.ss" 2>/dev/null
+		grep -A 1 "^view $STA_IF" $par/views >>"$W/rx.views" 2>/dev/null
+	fi
+	read -r -t 0.1 -u "$nap"
+done
+wait "$pid"
+ip netns exec ap iw dev "$AP_IF" station dump >"$W/ap-stations.txt" 2>&1
+ip netns exec sta1 iw dev "$STA_IF" station dump >"$W/sta1-stations.txt" 2>&1
+
+bitrate() { awk -v k="$2" '$1 == k && $2 == "bitrate:" { print $3; exit }' "$W/$1-stations.txt"; }
+ap_tx=$(bitrate ap tx)
+sta_tx=$(bitrate sta1 tx)
+sta_rx=$(bitrate sta1 rx)
+mx=$(iperf3_mbps "$W/rx.json" received)
+# sta1's entry in its own views: "sta MAC occ X rate R rx_rate RX"
+read -r v_n v_ok < <(awk -v m="$mac1" '$1 == "sta" && $2 == m { n++;
+		if ($6 == 54000 && $8 == 6000) ok++ } END { printf "%d %d\n", n, ok }' "$W/rx.views")
+# theta of the data connection (more than 100 kB received), Mbit/s
+read -r th_n th_lo th_hi < <(awk '/bbr:\(bw:[0-9]+bps/ {
+		match($0, /bytes_received:[0-9]+/); if (substr($0, RSTART + 15, RLENGTH - 15) + 0 < 100000) next
+		match($0, /bbr:\(bw:[0-9]+/); bw = substr($0, RSTART + 8, RLENGTH - 8) / 1e6
+		n++; if (n == 1 || bw < lo) lo = bw; if (bw > hi) hi = bw
+	} END { printf "%d %.3f %.3f\n", n, lo, hi }' "$W/rx.ss")
+tap_diag "AP tx bitrate to sta1 $ap_tx, sta1 tx $sta_tx rx $sta_rx Mbit/s; download $mx Mbit/s" \
+	"sta1's views: $v_n samples, $v_ok with rate 54000 rx_rate 6000; $(tail -n 2 "$W/rx.views" | tr '\n' ' ')" \
+	"theta of sta1's receiving socket: $th_n samples, $th_lo..$th_hi Mbit/s" \
+	"$(grep -m 2 -o 'bbr:([^)]*)' "$W/rx.ss" | tr '\n' ' ')"
+
+tap_is "${ap_tx:-0}" 6.0 "the AP sends to sta1 at 6 Mbit/s (SNR 15 dB, rates 6 and 54)"
+tap_is "${sta_tx:-0}" 54.0 "sta1 sends at 54 Mbit/s (the link back is clean)"
+[ "${v_n:-0}" -gt 0 ] ||
+	skip_rest "no airtime view of $STA_IF from mac80211 (needs mac80211-retry patches 0005 and 0008)"
+tap_in_range "$(( ${v_ok:-0} * 10 >= ${v_n:-1} * 8 ))" 1 1 \
+	"sta1's view: rate 54000, rx_rate 6000 ($v_ok of $v_n samples, >= 80 %)"
+tap_in_range "${th_n:-0}" 3 100000 "sta1's receiving airtime socket has a cap (ss: bbr bw)"
+tap_in_range "${th_hi:-99}" 0.5 9.0 "its theta is that of 6 Mbit/s data frames (<= 8.5 Mbit/s; at 54 Mbit/s >= 11.6)"
+tap_in_range "${mx:-0}" 0.3 "$(awk -v t="$th_hi" 'BEGIN { print 1.15 * t }')" \
+	"the download stays within theta ($th_hi Mbit/s, +15 %)"
+if dmesg | grep -E -q 'BUG:|WARNING:|Oops|refcount_t|use-after'; then
+	tap_fail "kernel log clean" "$(dmesg | grep -E 'BUG:|WARNING:|Oops|refcount_t' | head -n 2)"
+else
+	tap_ok "kernel log clean"
+fi
+tap_done
