@@ -129,10 +129,19 @@ tap_diag "stock: down $(mbps stock-down) up $(mbps stock-up) Mbit/s" \
 
 tap_is "$off_frames" 0 "off: the policy counted no frame"
 tap_in_range "$(hsum "$o_ap_tries")" 500 100000000 "off: the medium saw the AP's data frames"
+# The largest table is a tail statistic of minstrel_ht's choices: the
+# "15 or more" bucket held 21 to 427 of some 3000-3700 frames in the runs
+# looked at, and a run with none there has a smaller maximum (one CI run
+# failed on exact equality for sta1; its values were not captured).
+# Within 2 tries of stock's, and far above any limit the policy sets.
 for r in ap sta1; do
-	eval "st=\$s_${r}_table of=\$o_${r}_table sa=\$s_${r}_tries oa=\$o_${r}_tries"
-	tap_is "$(hmax "$of")" "$(hmax "$st")" \
-		"$r: the largest rate table is minstrel's, as with stock"
+	eval "st=\$s_${r}_table of=\$o_${r}_table"
+	if within "$(hmax "$of")" "$(hmax "$st")" 0 2 && [ "$(hmax "$of")" -ge 8 ]; then
+		tap_ok "$r: the largest rate table is minstrel's, as with stock ($(hmax "$of") vs $(hmax "$st") tries, +-2)"
+	else
+		tap_fail "$r: the largest rate table is minstrel's, as with stock" \
+			"$(hmax "$of") vs $(hmax "$st") tries"
+	fi
 done
 # Tolerances: in 50-medium-limits.sh two runs of minstrel_ht's own tables
 # (off, fixed 255/255) had mean tables 8.3 .. 10.1 tries apart (18 %); the
