@@ -41,6 +41,7 @@ set -u
 . "$AQ_TOP/tcp_cong_airtime/tests/vm/lib-airtime.sh"
 
 NT=16
+AT_NAME="wifi fairness"
 T_RUN=${AQ_WIFI_T:-5}
 W=$AQ_TMP/wifi
 OUT=$AQ_RESULTS/tcp_airtime-wifi
@@ -57,19 +58,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-skip_rest() { # WHY: every remaining test is skipped
-	while [ "$_tap_n" -lt $NT ]; do tap_skip "wifi fairness test $((_tap_n + 1))" "$1"; done
-	exit 0
-}
-fail_rest() { # WHY
-	tap_fail "set-up" "$1"
-	while [ "$_tap_n" -lt $NT ]; do tap_skip "wifi fairness test $((_tap_n + 1))" "set-up failed"; done
-	exit 1
-}
-
-[ -x "$MEDIUM_BIN" ] || skip_rest "$MEDIUM_BIN not built (make -C testbed/medium)"
-command -v hostapd >/dev/null && command -v iperf3 >/dev/null && command -v jq >/dev/null ||
-	skip_rest "hostapd, iperf3 or jq missing"
+need_wifi_tools
 
 # --- the BSS ---------------------------------------------------------------
 cat >"$W/medium.json" <<'EOF'

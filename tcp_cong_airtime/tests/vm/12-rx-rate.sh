@@ -37,8 +37,10 @@
 # checks that need it are skipped with the reason.
 set -u
 . "$AQ_TOP/testbed/lib/guest.sh"
+. "$AQ_TOP/tcp_cong_airtime/tests/vm/lib-airtime.sh"
 
 NT=8
+AT_NAME="rx rate"
 T_RUN=${AQ_RXRATE_T:-5}
 W=$AQ_TMP/rxrate
 OUT=$AQ_RESULTS/tcp_airtime-rxrate
@@ -55,19 +57,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-skip_rest() { # WHY: every remaining test is skipped
-	while [ "$_tap_n" -lt $NT ]; do tap_skip "rx rate test $((_tap_n + 1))" "$1"; done
-	exit 0
-}
-fail_rest() { # WHY
-	tap_fail "set-up" "$1"
-	while [ "$_tap_n" -lt $NT ]; do tap_skip "rx rate test $((_tap_n + 1))" "set-up failed"; done
-	exit 1
-}
-
-[ -x "$MEDIUM_BIN" ] || skip_rest "$MEDIUM_BIN not built (make -C testbed/medium)"
-command -v hostapd >/dev/null && command -v iperf3 >/dev/null && command -v jq >/dev/null ||
-	skip_rest "hostapd, iperf3 or jq missing"
+need_wifi_tools
 
 cat >"$W/medium.json" <<'EOF'
 { "phy": { "standard": "g" }, "unknown_radios": "add",

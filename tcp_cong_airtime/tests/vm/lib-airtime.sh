@@ -16,3 +16,24 @@ cap_check() {
 		n++; if (c + 0 > w) { bad++; if (bad == 1) print "first: cwnd " c " > " w > "/dev/stderr" }
 	} END { printf "%d %d\n", n, bad + 0 }' "$1"
 }
+
+# skip_rest WHY: every remaining test of the plan ($NT) skipped with the
+# reason, exit 0.  fail_rest WHY: the set-up failed (one failure, the rest
+# skipped), exit 1.  $AT_NAME names the skipped tests.
+skip_rest() {
+	while [ "$_tap_n" -lt "$NT" ]; do tap_skip "$AT_NAME test $((_tap_n + 1))" "$1"; done
+	exit 0
+}
+fail_rest() {
+	tap_fail "set-up" "$1"
+	while [ "$_tap_n" -lt "$NT" ]; do tap_skip "$AT_NAME test $((_tap_n + 1))" "set-up failed"; done
+	exit 1
+}
+
+# need_wifi_tools: skip the rest unless the medium and the user-space
+# tools of a BSS experiment are there
+need_wifi_tools() {
+	[ -x "$MEDIUM_BIN" ] || skip_rest "$MEDIUM_BIN not built (make -C testbed/medium)"
+	command -v hostapd >/dev/null && command -v iperf3 >/dev/null &&
+		command -v jq >/dev/null || skip_rest "hostapd, iperf3 or jq missing"
+}
