@@ -20,16 +20,15 @@
 #    (MCS 0-2, legacy up to 12 Mbit/s): the station's rate average stays below
 #    25 Mbit/s, so B = 2: the AP's TCP frames of Block Ack sessions use at
 #    most 2 attempts while its UDP frames keep the native count (> 2).
-#    (SNR alone does not hold the rate there: minstrel_ht puts MCS 9
-#    (26 Mbit/s, 5 % of frames through) or faster rates first often enough
-#    that the average crossed 25 Mbit/s in 5 of 6 runs at 13 dB, 3 of 6 at
-#    10 and 11 dB.)
+#    (SNR alone does not hold the rate there.  Before a cut table kept its
+#    rate chain the average crossed 25 Mbit/s in 5 of 6 runs at 13 dB; since,
+#    it ends below (13 Mbit/s) but still crosses for a few frames whenever
+#    minstrel_ht puts a faster rate first: 30 of 1106 TCP Block Ack frames
+#    at 3-5 attempts in one 4 s download at 13 dB.)
 #  - backpressure on with a root pfifo: a TCP download from the wired
 #    server leaves a backlog in the pfifo while mac80211 holds at most the
 #    depth (the air is the bottleneck).
 #
-# aq-vm-clock: virtual
-# aq-vm-cost: 91  (host seconds on 2 cores: balances make check's guests)
 # (the medium's airtime sets the rates; with the wall clock under TCG the
 # guest CPU would be the bottleneck)
 set -u
