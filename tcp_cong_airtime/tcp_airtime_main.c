@@ -178,6 +178,7 @@ struct airtime_ca {
 	u8 source;		/* enum airtime_source */
 	bool inited;		/* ->init ran (->release may come without) */
 	u8 addr[ETH_ALEN];	/* station x */
+	bool receiving;		/* direction at the last computation */
 };
 
 static DEFINE_HASHTABLE(airtime_views, AIRTIME_VIEW_HASH_BITS);
@@ -535,10 +536,17 @@ static void __airtime_update(struct sock *sk)
 	bool found = false, new_slot, receiving;
 	u8 addr[ETH_ALEN];
 
-	if (gen == ca->gen &&
+	/*
+	 * A connection that starts by sending (a request, iperf3's cookie)
+	 * and then receives must not keep its sender's theta until the next
+	 * recheck: its data travel at another rate.
+	 */
+	receiving = tp->bytes_received > tp->bytes_acked;
+	if (gen == ca->gen && receiving == ca->receiving &&
 	    tcp_jiffies32 - ca->last_upd < msecs_to_jiffies(AIRTIME_RECHECK_MS))
 		return;
 	ca->gen = gen;
+	ca->receiving = receiving;
 	ca->last_upd = tcp_jiffies32;
 
 	if (!READ_ONCE(airtime_fb_bound))
@@ -615,7 +623,6 @@ static void __airtime_update(struct sock *sk)
 	 * (the view's receive rate), which differs from its own on an
 	 * asymmetric link; while that is unknown, the transmit rate.
 	 */
-	receiving = tp->bytes_received > tp->bytes_acked;
 	mss = receiving ? inet_csk(sk)->icsk_ack.rcv_mss : tp->mss_cache;
 	if (!mss)
 		mss = tp->mss_cache;
