@@ -224,6 +224,13 @@ iperf3_mbps() { # JSONFILE [sender|receiver] -> Mbit/s of sum_<which>
 sample_ss() { ip netns exec "$1" ss -tin "${@:2}"; }
 sample_tc() { ip netns exec "$1" tc -s -j qdisc show dev "$2"; }
 
+chan_freq() { # CHANNEL -> centre frequency in MHz (2.4 and 5 GHz bands)
+	local ch=$1
+	if [ "$ch" = 14 ]; then echo 2484
+	elif [ "$ch" -le 14 ]; then echo $((2407 + 5 * ch))
+	else echo $((5000 + 5 * ch)); fi
+}
+
 # A standard topology: NS "ap" (phy 0, AP at 10.0.0.1, wired "srv" peer at
 # 10.9.0.2 via veth), NS "sta" (phy 1, 10.0.0.2).  hwsim must be loaded.
 # Usage: topo_ap_sta_server [CHANNEL] [HWMODE] [hostapd extra lines...]
@@ -238,7 +245,11 @@ topo_ap_sta_server() {
 	export AP_IF STA_IF
 	hostapd_start ap "$AP_IF" aqtest "${1:-1}" "${2:-g}" "${@:3}" || return 1
 	ip -n ap addr add 10.0.0.1/24 dev "$AP_IF"
-	wpa_start sta "$STA_IF" aqtest || return 1
+	# the station scans only the AP's channel: through a medium every
+	# probe request on another channel takes its turn on the air, and a
+	# full scan can miss the AP for a minute (seen with the stand-in of
+	# testbed/hwsim-patches at 20 ms per frame: 71 s)
+	wpa_start sta "$STA_IF" aqtest "scan_freq=$(chan_freq "${1:-1}")" || return 1
 	ip -n sta link set "$STA_IF" up
 	wait_assoc sta "$STA_IF" 15 || return 1
 	ip -n sta addr add 10.0.0.2/24 dev "$STA_IF"
@@ -339,9 +350,8 @@ topo_bss() {
 	STA_IFS=()
 	# scan only the AP's channel: a full scan through the medium takes
 	# tens of seconds of guest time
-	local ch=${2:-1} freq
-	if [ "$ch" -le 14 ]; then freq=$((2407 + 5 * ch)); else freq=$((5000 + 5 * ch)); fi
-	[ "$ch" = 14 ] && freq=2484
+	local freq
+	freq=$(chan_freq "${2:-1}")
 	for i in $(seq "$n"); do
 		ns=sta$i
 		netns_new "$ns" && phy_to_netns "${phys[$i]}" "$ns" || return 1
