@@ -114,7 +114,26 @@ counters() { # -> offered sent dropped tx_packets tx_dropped
 	A cat /sys/class/net/va/statistics/tx_packets \
 	      /sys/class/net/va/statistics/tx_dropped
 }
-read -r off0 sent0 drop0 tx0 txd0 < <(counters | tr '\n' ' ')
+# The filter's, the qdisc's and the veth's counters are read one after the
+# other: a stray packet (IPv6, ARP, TCP teardown) passing between two reads
+# is counted by one and not the other.  Seen at both ends: the veth one
+# short of ebdp's dequeue count (54137 vs 54138), the filter one ahead of
+# ebdp (offered 54156, sent 54106 + dropped 49 + backlog 0).  So every
+# snapshot is read until two reads 0.5 s apart agree (with the backlog,
+# last field, and the whole qdisc dump in $out/qdisc-<name>.json).
+stable_counters() { # NAME: COUNTERS="offered sent dropped tx tx_dropped qlen"
+	local i prev=
+	for i in $(seq 10); do
+		A tc -s -j qdisc show dev va >"$out/qdisc-$1.json"
+		COUNTERS="$(counters | tr '\n' ' ') $(jq -r '.[] | select(.kind == "ebdp") | .qlen' "$out/qdisc-$1.json")"
+		[ "$COUNTERS" = "$prev" ] && break
+		prev=$COUNTERS
+		sleep 0.5
+	done
+	echo "# counters ($1) read $i times until two agreed: $COUNTERS"
+}
+stable_counters start
+read -r off0 sent0 drop0 tx0 txd0 _ <<<"$COUNTERS"
 
 B iperf3 -s -D -1 --logfile "$out/iperf3-server.txt"
 sleep 1
@@ -169,24 +188,11 @@ tap_check "link utilisation $util and $util5 >= 0.85" \
 	awk -v a="$util" -v b="$util5" 'BEGIN { exit !(a >= 0.85 && b >= 0.85) }'
 fi
 
-# Conservation, with the queue drained.  Stray packets (TCP teardown,
-# IPv6) can still pass while the filter's, the qdisc's and the veth's
-# counters are read one after the other: once the veth was one short of
-# what ebdp had dequeued (54137 vs 54138; offered = sent + dropped held),
-# as for a packet tbf had taken from ebdp and held for tokens.  So read
-# until two reads 0.5 s apart agree.
+# Conservation, with the queue drained (read as at the start).
 sleep 2
-prev=
-for i in $(seq 10); do
-	A tc -s -j qdisc show dev va >"$out/qdisc-final.json"
-	cur="$(counters | tr '\n' ' ') $(jq -r '.[] | select(.kind == "ebdp") | .qlen' "$out/qdisc-final.json")"
-	[ "$cur" = "$prev" ] && break
-	prev=$cur
-	sleep 0.5
-done
+stable_counters final
 A tc -s filter show dev va egress >"$out/filter-final.txt"
-read -r off1 sent1 drop1 tx1 txd1 backlog <<<"$cur"
-echo "# counters read $i times until two agreed"
+read -r off1 sent1 drop1 tx1 txd1 backlog <<<"$COUNTERS"
 offered=$((off1 - off0))
 sent=$((sent1 - sent0))
 dropped=$((drop1 - drop0))
