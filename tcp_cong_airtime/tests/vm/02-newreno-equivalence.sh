@@ -14,6 +14,7 @@
 # an emulated (TCG) guest.
 set -u
 . "$AQ_TOP/testbed/lib/guest.sh"
+. "$AQ_TOP/tcp_cong_airtime/tests/vm/lib-airtime.sh"
 
 secs=15
 modprobe tcp_airtime || { echo "1..0 # SKIP tcp_airtime not loadable"; exit 0; }
@@ -41,35 +42,14 @@ netem r r0 delay 20ms
 iperf3_server b >/dev/null
 tap_plan 9
 
-# snd_cwnd of the data connection, from /proc/net/tcp with bash builtins
-# only (an emulated guest spawns processes slowly): established sockets to
-# 10.8.0.2:5201 (0200080A:1451), the largest cwnd (the control connection
-# stays at 10)
-proc_cwnd() {
-	local sl l rem st f max=0
-	while read -r sl l rem st f; do
-		[ "$rem" = 0200080A:1451 ] && [ "$st" = 01 ] || continue
-		f=($f)
-		[ "${f[11]}" -gt "$max" ] && max=${f[11]}
-	done </proc/net/tcp
-	[ "$max" -gt 0 ] && echo "$max"
-}
-exec {nap}<> <(:)	# read -t on it: a sleep without a process
-
-# run CC N: iperf3 for $secs s, cwnd sampled every 100 ms, ss once a second
+# run CC N: iperf3 for $secs s, cwnd sampled every 100 ms (the largest: the
+# control connection stays at 10), ss once a second
 run() {
-	local cc=$1 out="$AQ_TMP/$1.$2" pid i=0
+	local cc=$1 out="$AQ_TMP/$1.$2"
 	: >"$out.ss"
-	iperf3 -c 10.8.0.2 -C "$cc" -t "$secs" -J >"$out.json" 2>&1 &
-	pid=$!
-	while kill -0 "$pid" 2>/dev/null; do
-		proc_cwnd >>"$AQ_TMP/$1.cwnd"
-		if [ $((i++ % 10)) = 5 ]; then
-			ss -tin state established dst 10.8.0.2 dport = :5201 >>"$out.ss" 2>/dev/null
-		fi
-		read -r -t 0.1 -u "$nap"
-	done
-	wait "$pid"
+	: >"$out.cwnd"
+	iperf3_sampled "$out" 10.8.0.2 10 -C "$cc" -t "$secs"
+	cat "$out.cwnd" >>"$AQ_TMP/$1.cwnd"
 	iperf3_mbps "$out.json" received >>"$AQ_TMP/$1.mbps"
 	jq -r '.end.sum_sent.retransmits' "$out.json" >>"$AQ_TMP/$1.retr" 2>/dev/null
 }

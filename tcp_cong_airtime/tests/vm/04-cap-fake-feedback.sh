@@ -54,36 +54,14 @@ own=$(ip -br link show aqv0 | awk '{print $3}')
 ping -c 2 -W 2 10.7.0.2 >/dev/null
 iperf3_server b >/dev/null
 
-# snd_cwnd of sockets to 10.7.0.2:5201 (0200070A:1451) from /proc/net/tcp,
-# largest first, with bash builtins only (the guest spawns processes slowly)
-proc_cwnd() {
-	local sl l rem st f max=0
-	while read -r sl l rem st f; do
-		[ "$rem" = 0200070A:1451 ] && [ "$st" = 01 ] || continue
-		f=($f)
-		[ "${f[11]}" -gt "$max" ] && max=${f[11]}
-	done </proc/net/tcp
-	[ "$max" -gt 0 ] && echo "$max"
-}
-exec {nap}<> <(:)	# read -t on it: a sleep without a process
-
-# run NAME IPERF-ARGS...: iperf3 from the initial netns; cwnd sampled every
-# 100 ms, ss (with the cap) every 500 ms
+# run NAME IPERF-ARGS...: iperf3 from the initial netns into $AQ_TMP/NAME.*:
+# cwnd sampled every 100 ms, ss (with the cap) every 500 ms
 run() {
-	local name=$1 pid i=0
+	local name=$1
 	shift
 	: >"$AQ_TMP/$name.ss"
 	: >"$AQ_TMP/$name.cwnd"
-	iperf3 -c 10.7.0.2 -J "$@" >"$AQ_TMP/$name.json" 2>&1 &
-	pid=$!
-	while kill -0 "$pid" 2>/dev/null; do
-		proc_cwnd >>"$AQ_TMP/$name.cwnd"
-		if [ $((i++ % 5)) = 2 ]; then
-			ss -tin state established dst 10.7.0.2 dport = :5201 >>"$AQ_TMP/$name.ss" 2>/dev/null
-		fi
-		read -r -t 0.1 -u "$nap"
-	done
-	wait "$pid"
+	iperf3_sampled "$AQ_TMP/$name" 10.7.0.2 5 "$@"
 }
 max_cwnd() { sort -n "$AQ_TMP/$1.cwnd" | tail -n 1; }
 bw_range() { # "min max" of ss's bbr bw in Mbit/s (ss -n prints bit/s)
@@ -144,7 +122,13 @@ rmmod airtime_fakefb
 modprobe -r tcp_airtime
 insmod "$ko" ifname=aqv0 source=1 n_active=2 period_ms=307 addrs="$own" occ=0 rate=6000
 modprobe tcp_airtime
-sleep 0.7
+# a connection started before the first view has no cap to start from:
+# wait for it (one slot, 307 ms; longer in a loaded guest)
+for i in {1..50}; do
+	grep -q "^view aqv0 .*source sta-bss-load" $par/views && break
+	read -r -t 0.1 -u "$at_nap"
+done
+tap_diag "station view after $((i * 100)) ms: $(grep '^view aqv0' $par/views)"
 run rcv -C airtime -R -t 12
 mr=$(iperf3_mbps "$AQ_TMP/rcv.json" received)
 echo 0 >$par/rcv_clamp

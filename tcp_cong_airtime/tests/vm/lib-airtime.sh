@@ -37,3 +37,49 @@ need_wifi_tools() {
 	command -v hostapd >/dev/null && command -v iperf3 >/dev/null &&
 		command -v jq >/dev/null || skip_rest "hostapd, iperf3 or jq missing"
 }
+
+# proc_cwnd HEXADDR: the largest snd_cwnd of established sockets to
+# HEXADDR (as /proc/net/tcp writes it: 0200070A:1451 is 10.7.0.2:5201), with
+# bash builtins only (an emulated guest spawns processes slowly); nothing
+# if there is none
+proc_cwnd() {
+	local sl l rem st f max=0
+	while read -r sl l rem st f; do
+		[ "$rem" = "$1" ] && [ "$st" = 01 ] || continue
+		f=($f)
+		[ "${f[11]}" -gt "$max" ] && max=${f[11]}
+	done </proc/net/tcp
+	[ "$max" -gt 0 ] && echo "$max"
+}
+
+exec {at_nap}<> <(:)	# read -t on it: a sleep without a process
+
+# iperf3_sampled OUT DST SS_EVERY IPERF3-ARGS...: iperf3 -c DST -J from this
+# netns into OUT.json; every 100 ms the largest cwnd of its connections
+# appended to OUT.cwnd, every SS_EVERY-th 100 ms `ss -tin` of them to OUT.ss.
+# An iperf3 server frees itself a moment after the previous test (longer in
+# a slow guest): a client refused as busy is retried, up to 10 times a
+# second apart (as iperf3_client does).  A test without a result says why
+# in a diagnostic line.
+iperf3_sampled() {
+	local out=$1 dst=$2 every=$3 pid i=0 try hex
+	shift 3
+	hex=$(printf '%02X%02X%02X%02X:1451' $(echo "$dst" | tr . ' ' | awk '{ print $4, $3, $2, $1 }'))
+	for try in {1..10}; do
+		iperf3 -c "$dst" -J "$@" >"$out.json" 2>&1 &
+		pid=$!
+		while kill -0 "$pid" 2>/dev/null; do
+			proc_cwnd "$hex" >>"$out.cwnd"
+			if [ $((i++ % every)) = $((every / 2)) ]; then
+				ss -tin state established dst "$dst" dport = :5201 >>"$out.ss" 2>/dev/null
+			fi
+			read -r -t 0.1 -u "$at_nap"
+		done
+		wait "$pid"
+		grep -q "server is busy" "$out.json" || break
+		tap_diag "${out##*/}: iperf3 server busy, try $try"
+		read -r -t 1 -u "$at_nap"
+	done
+	[ -n "$(iperf3_mbps "$out.json")" ] ||
+		tap_diag "${out##*/}: iperf3 gave no result: $(jq -r '.error // empty' "$out.json" 2>/dev/null | head -c 300)"
+}
