@@ -161,6 +161,19 @@ jain() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + b > 0) printf "%.4f", (a + b) 
 tx_rate() { # NAME MAC: the AP's last tx bitrate to MAC, Mbit/s
 	awk -v m="$2" '/^Station/ { on = ($2 == m) } on && /tx bitrate:/ { print $3; exit }' "$W/$1-stations.txt"
 }
+# view_rate_pct MAC KBPS FILE...: "percent samples" of the AP's views (as
+# dl_run saves them) whose rate for MAC is KBPS.  A view's rate is the first rate of the
+# last data frame's table that was not a rate control probe: the station
+# dump's "tx bitrate" is the last rate used, probes (sta2 at 54 Mbit/s at
+# the end of one run) and fallbacks after retries included.  sta1 falls
+# back to 6 Mbit/s after collisions for a while (4 of 19 samples in one
+# run), sta2 was at 6 Mbit/s in every sample seen.
+view_rate_pct() {
+	awk -v ap="$AP_IF" -v m="$1" -v r="$2" '
+		/^view/ { v = ($2 == ap); next }
+		v && $1 == "sta" && $2 == m { n++; if ($6 == r) k++ }
+		END { printf "%d %d\n", n ? 100 * k / n : 0, n }' "${@:3}"
+}
 summary() { # NAME: "Mbit/s sta1, sta2, occupancy us sta1, sta2, Jain"
 	local m1 m2 o1 o2
 	m1=$(iperf3_mbps "$W/$1-sta1.json" received)
@@ -198,9 +211,7 @@ done
 r1=$(tx_rate reno "$mac1")
 r2=$(tx_rate reno "$mac2")
 tap_diag "reno:    sta1 $rm1 Mbit/s, sta2 $rm2 Mbit/s; occupancy sta1 $ro1 us, sta2 $ro2 us; Jain $rj" \
-	"AP tx bitrate: sta1 $r1, sta2 $r2 Mbit/s"
-tap_is "${r1:-0}" 54.0 "AP's tx bitrate to sta1 is 54 Mbit/s"
-tap_is "${r2:-0}" 6.0 "AP's tx bitrate to sta2 is 6 Mbit/s (SNR 15 dB, rates 6 and 54)"
+	"station dump at the end (last rate used, probes too): sta1 $r1, sta2 $r2 Mbit/s"
 tap_in_range "$(awk -v a="$rm1" -v b="$rm2" 'BEGIN { print (a < b ? a : b) }')" 0.3 60 \
 	"reno: both stations download"
 # the anomaly: DCF gives both about as many frames, sta2's take ~7x longer
@@ -219,6 +230,12 @@ read -r am1 am2 ao1 ao2 aj < <(summary air)
 tap_diag "airtime: sta1 $am1 Mbit/s, sta2 $am2 Mbit/s; occupancy sta1 $ao1 us, sta2 $ao2 us; Jain $aj" \
 	"$(grep -m 1 -A 2 "^view $AP_IF" "$W/air.views" | tr '\n' ' ')" \
 	"$(grep -o 'bbr:([^)]*)' "$W/air.ss" | sort | uniq -c | sort -rn | head -n 4 | tr '\n' ' ')"
+# the stations' rates as set up, over both runs
+read -r p1 n1 < <(view_rate_pct "$mac1" 54000 "$W/reno.views" "$W/air.views")
+read -r p2 n2 < <(view_rate_pct "$mac2" 6000 "$W/reno.views" "$W/air.views")
+tap_diag "AP's rate in its views: sta1 54 Mbit/s in $p1 % of $n1 samples, sta2 6 Mbit/s in $p2 % of $n2"
+tap_in_range "$(( ${n1:-0} >= 6 ? ${p1:-0} : 0 ))" 50 100 "AP's rate to sta1 is mostly 54 Mbit/s (% of view samples)"
+tap_in_range "$(( ${n2:-0} >= 6 ? ${p2:-0} : 0 ))" 90 100 "AP's rate to sta2 is 6 Mbit/s (SNR 15 dB, rates 6 and 54; % of view samples)"
 read -r n_s n_bad < <(cap_check "$W/air.ss" 2>"$W/air.capcheck")
 tap_in_range "$n_s" 6 100000 "ss samples of the senders show a cap (bbr:(bw,mrtt))"
 tap_is "$n_bad" 0 "in every sample cwnd <= wnd_max = bw * mrtt / mss ($n_s samples) $(cat "$W/air.capcheck")"
