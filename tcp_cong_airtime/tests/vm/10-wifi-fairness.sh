@@ -162,10 +162,11 @@ tx_rate() { # NAME MAC: the AP's last tx bitrate to MAC, Mbit/s
 	awk -v m="$2" '/^Station/ { on = ($2 == m) } on && /tx bitrate:/ { print $3; exit }' "$W/$1-stations.txt"
 }
 # view_rate_pct MAC KBPS FILE...: "percent samples" of the AP's views (as
-# dl_run saves them) whose rate for MAC is KBPS.  A view's rate is the first rate of the
-# last data frame's table that was not a rate control probe: the station
-# dump's "tx bitrate" is the last rate used, probes (sta2 at 54 Mbit/s at
-# the end of one run) and fallbacks after retries included.  sta1 falls
+# dl_run saves them) whose rate for MAC is KBPS.  A view's rate is the
+# first rate of the last data frame's table that was not a rate control
+# probe: the station dump's "tx bitrate" is the last rate used, probes
+# (sta2 at 54 Mbit/s at the end of one run) and fallbacks after retries
+# included.  sta1 falls
 # back to 6 Mbit/s after collisions for a while (4 of 19 samples in one
 # run), sta2 was at 6 Mbit/s in every sample seen.
 view_rate_pct() {
@@ -294,7 +295,7 @@ read -r c_all c_n c_max th_max th_min < <(awk '/bytes_received:[0-9]+/ {
 		if (n == 1 || bw < bmin) bmin = bw
 	} END { printf "%d %d %d %.3f %.3f\n", all, n, cmax, bmax / 1e6, bmin / 1e6 }' "$W/rx.sta2.ss")
 # the sender: largest peer window and flight (unacked * mss) in bytes, from
-# the third sample of the data connection on.  The first clamp comes up to
+# the third sample of the data connection with 100 kB acknowledged on.  The first clamp comes up to
 # 100 ms (the receiver's timer) after the connection starts, and TCP never
 # moves the right edge of a window it has offered to the left: until the
 # data sent into the window offered before (up to 64 kB and more: slow
