@@ -61,6 +61,7 @@ run() {
 	shift
 	: >"$AQ_TMP/$name.ss"
 	: >"$AQ_TMP/$name.cwnd"
+	: >"$AQ_TMP/$name.views"
 	iperf3_sampled "$AQ_TMP/$name" 10.7.0.2 5 "$@"
 }
 max_cwnd() { sort -n "$AQ_TMP/$1.cwnd" | tail -n 1; }
@@ -137,6 +138,10 @@ mr0=$(iperf3_mbps "$AQ_TMP/rcv0.json" received)
 echo 1 >$par/rcv_clamp
 tap_diag "download with receiver clamp: $mr Mbit/s; rcv_clamp=0: $mr0 Mbit/s" \
 	"$(grep -m1 -o 'rcv_ssthresh:[0-9]*' "$AQ_TMP/rcv.ss") $(grep -m1 -o 'rcv_space:[0-9]*' "$AQ_TMP/rcv.ss")"
+# kept for a look after a failure: per-second throughput, ss, view ages
+mkdir -p "$AQ_RESULTS/tcp_airtime-cap"
+cp "$AQ_TMP"/rcv.* "$AQ_RESULTS/tcp_airtime-cap/" 2>/dev/null
+tap_diag "per second: $(jq -r '[.intervals[].sum.bits_per_second / 1e6 | . * 10 | round / 10] | join(" ")' "$AQ_TMP/rcv.json" 2>/dev/null)"
 tap_in_range "$mr" 1.0 5.5 "receiver clamp limits a NewReno sender to about theta"
 tap_in_range "$mr0" 8 1000 "without the clamp the same download is not limited"
 

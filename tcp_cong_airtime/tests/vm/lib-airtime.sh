@@ -56,13 +56,14 @@ exec {at_nap}<> <(:)	# read -t on it: a sleep without a process
 
 # iperf3_sampled OUT DST SS_EVERY IPERF3-ARGS...: iperf3 -c DST -J from this
 # netns into OUT.json; every 100 ms the largest cwnd of its connections
-# appended to OUT.cwnd, every SS_EVERY-th 100 ms `ss -tin` of them to OUT.ss.
+# appended to OUT.cwnd and the first line of tcp_airtime's views to
+# OUT.views, every SS_EVERY-th 100 ms `ss -tin` of them to OUT.ss.
 # An iperf3 server frees itself a moment after the previous test (longer in
 # a slow guest): a client refused as busy is retried, up to 10 times a
 # second apart (as iperf3_client does).  A test without a result says why
 # in a diagnostic line.
 iperf3_sampled() {
-	local out=$1 dst=$2 every=$3 pid i=0 try hex
+	local out=$1 dst=$2 every=$3 pid i=0 try hex v
 	shift 3
 	hex=$(printf '%02X%02X%02X%02X:1451' $(echo "$dst" | tr . ' ' | awk '{ print $4, $3, $2, $1 }'))
 	for try in {1..10}; do
@@ -70,6 +71,10 @@ iperf3_sampled() {
 		pid=$!
 		while kill -0 "$pid" 2>/dev/null; do
 			proc_cwnd "$hex" >>"$out.cwnd"
+			# the first line of tcp_airtime's views (its age), if loaded
+			[ -r /sys/module/tcp_airtime/parameters/views ] &&
+				read -r v </sys/module/tcp_airtime/parameters/views &&
+				echo "$EPOCHREALTIME $v" >>"$out.views"
 			if [ $((i++ % every)) = $((every / 2)) ]; then
 				ss -tin state established dst "$dst" dport = :5201 >>"$out.ss" 2>/dev/null
 			fi
