@@ -898,10 +898,12 @@ static void airtime_init(struct sock *sk)
 	airtime_rcv_start(sk);
 	/*
 	 * Clamp at once (init runs under the socket lock) rather than at the
-	 * first tick: until then receive autotuning opens the window, and
-	 * under a fast sender the timer's softirq can come late (76.5 Mbit/s
-	 * moved in the first second of a download capped at 2.4 in a TCG
-	 * guest).  A passive socket may have no RTT yet: then the timer does.
+	 * first tick.  This narrows, but does not close, the start-up gap:
+	 * the window offered in the SYN is already out, and when a first
+	 * round trip delivers more than rcvq_space, receive autotuning raises
+	 * window_clamp again until the timer's next tick, which a fast sender
+	 * can delay.  A passive socket may have no RTT yet: then the timer
+	 * clamps first.
 	 */
 	if (ca->rcv && sk->sk_state == TCP_ESTABLISHED)
 		airtime_rcv_apply(sk);

