@@ -46,8 +46,6 @@ tap_plan 9
 # control connection stays at 10), ss once a second
 run() {
 	local cc=$1 out="$AQ_TMP/$1.$2"
-	: >"$out.ss"
-	: >"$out.cwnd"
 	iperf3_sampled "$out" 10.8.0.2 10 -C "$cc" -t "$secs"
 	cat "$out.cwnd" >>"$AQ_TMP/$1.cwnd"
 	iperf3_mbps "$out.json" received >>"$AQ_TMP/$1.mbps"

@@ -117,7 +117,7 @@ med_snap() {
 # namespace's default: iperf3 -C would also set it on the receiving
 # socket (the server copies the client's choice); the stations keep cubic.
 dl_run() {
-	local name=$1 cc=$2 i k=0 p1 p2 try
+	local name=$1 cc=$2 try
 	ip netns exec ap sysctl -qw net.ipv4.tcp_congestion_control="$cc"
 	# an iperf3 server refuses a client while it still winds up the last
 	# test (longer in a slow guest): run again, up to 5 times a second apart

@@ -55,7 +55,7 @@ proc_cwnd() {
 exec {at_nap}<> <(:)	# read -t on it: a sleep without a process
 
 # iperf3_sampled OUT DST SS_EVERY IPERF3-ARGS...: iperf3 -c DST -J from this
-# netns into OUT.json; every 100 ms the largest cwnd of its connections
+# netns into OUT.json (OUT.* emptied first); every 100 ms the largest cwnd of its connections
 # appended to OUT.cwnd and the first line of tcp_airtime's views to
 # OUT.views, every SS_EVERY-th 100 ms `ss -tin` of them to OUT.ss.
 # An iperf3 server frees itself a moment after the previous test (longer in
@@ -63,10 +63,14 @@ exec {at_nap}<> <(:)	# read -t on it: a sleep without a process
 # second apart (as iperf3_client does).  A test without a result says why
 # in a diagnostic line.
 iperf3_sampled() {
-	local out=$1 dst=$2 every=$3 pid i=0 try hex v
+	local out=$1 dst=$2 every=$3 pid i=0 try hex v a b c d
 	shift 3
-	hex=$(printf '%02X%02X%02X%02X:1451' $(echo "$dst" | tr . ' ' | awk '{ print $4, $3, $2, $1 }'))
+	IFS=. read -r a b c d <<<"$dst"
+	printf -v hex '%02X%02X%02X%02X:1451' "$d" "$c" "$b" "$a"
 	for try in {1..10}; do
+		: >"$out.cwnd"
+		: >"$out.ss"
+		: >"$out.views"
 		iperf3 -c "$dst" -J "$@" >"$out.json" 2>&1 &
 		pid=$!
 		while kill -0 "$pid" 2>/dev/null; do
