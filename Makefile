@@ -43,8 +43,10 @@ check:
 bisect:
 	scripts/check --phases bisect
 
+# FULL=1: the papers' full sweeps (resumable); TESTBED_ARGS: more options
+# for testbed/run (see testbed/run --help)
 testbed:
-	testbed/run
+	testbed/run $(if $(FULL),--full) $(TESTBED_ARGS)
 
 bench:
 	testbed/bench
@@ -81,8 +83,9 @@ help:
 	@echo '  make check         every test (static, host, KUnit on UML, patched build, VM);'
 	@echo '                     ends with "N passed, N failed"'
 	@echo '  make bisect        every patch of the series builds on its own (~8 min)'
-	@echo '  make testbed       boot the VM and run the default experiment; results table,'
-	@echo '                     JSON and PNG plots under results/'
+	@echo '  make testbed       the results suite: every scenario in its quick form in the'
+	@echo '                     VM, a summary table per paper, results/index.html with plots'
+	@echo '                     (FULL=1: the papers full sweeps, resumable; testbed/run --help)'
 	@echo '  make bench         benchmarks, figures under results/bench/'
 	@echo '  make install       install our modules (updates/airqueue) and q_ebdp.so'
 	@echo '  make install-patched  install the patched mac80211/ath9k for the prepared kernel'

@@ -1,0 +1,213 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest side of the results suite: run one job (one sweep point, one seed;
+# testbed/suite/scenario.py wrote it as JSON) and write one record per
+# variant to RESULTS/<scenario>/runs/<job>.<variant>.json, raw outputs to
+# RESULTS/<scenario>/raw/<job>/<variant>/.  A variant whose record exists
+# without an error is not run again (resume) unless AQ_FORCE=1.
+#
+# The topology is built once per job with testbed/lib/guest.sh: hwsim radios,
+# the medium (seeded with the job's seed), an AP with n_sta stations, a wired
+# server behind the AP with rtt_ms of netem delay.  Then for each variant:
+# apply it (root qdisc, backpressure, modules, sysctls, debugfs knobs),
+# run the flows with ping alongside, collect, undo the variant.
+#
+# Usage (in the guest, as root): testbed/lib/run-job.sh JOB.json RESULTS
+set -u
+. "$AQ_TOP/testbed/lib/guest.sh"
+
+job=$1
+results=$2
+say() { echo "[guest] $(date +%H:%M:%S) $*"; }
+P() { # a parameter as text (lists joined by commas)
+	jq -r --arg k "$1" '.params[$k] | if type == "array" then join(",")
+		else tostring end' "$job"
+}
+scn=$(jq -r .scenario "$job")
+id=$(jq -r .id "$job")
+seed=$(jq -r .seed "$job")
+dest=$results/$scn
+out=$AQ_TMP/job/$id
+rm -rf "$out"
+mkdir -p "$out" "$dest/runs"
+export TC_LIB_DIR=$AQ_BUILD/sch_ebdp/tc
+
+nvar=$(jq '.variants | length' "$job")
+todo=()
+for k in $(seq 0 $((nvar - 1))); do
+	v=$(jq -r ".variants[$k].name" "$job")
+	if [ "${AQ_FORCE:-0}" != 1 ] && [ -f "$dest/runs/$id.$v.json" ] &&
+	   jq -e '.error == null' "$dest/runs/$id.$v.json" >/dev/null 2>&1; then
+		say "$scn $id: $v done before, kept"
+		continue
+	fi
+	todo+=("$k")
+done
+[ ${#todo[@]} -gt 0 ] || exit 0
+
+n_sta=$(P n_sta)
+downloads=$(P downloads)
+uploads=$(P uploads)
+dur=$(P duration_s)
+rtt=$(P rtt_ms)
+pint=$(P ping_interval_s)
+[ "$downloads" -le "$n_sta" ] && [ "$uploads" -le "$n_sta" ] || {
+	say "$scn $id: downloads ($downloads) and uploads ($uploads) need as many stations (n_sta $n_sta)"
+	exit 1; }
+[ "$((downloads + uploads))" -ge 1 ] || { say "$scn $id: no flows"; exit 1; }
+
+# --- topology ------------------------------------------------------------
+say "$scn $id: topology: $(P std) AP + $n_sta station(s), medium $(P medium), wired RTT ${rtt} ms, seed $seed"
+hwsim_load $((n_sta + 1)) || exit 1
+if [ "$(P medium)" = true ]; then
+	dists=()
+	for i in $(seq "$n_sta"); do dists+=("$(P distance_m)"); done
+	medium_config_bss "$out/medium.json" "$(P std)" "$n_sta" "${dists[@]}"
+	jq --argjson s "$seed" '. + {seed: $s}' "$out/medium.json" >"$out/medium.json.s" &&
+		mv "$out/medium.json.s" "$out/medium.json"
+	medium_start "$out/medium.json" || exit 1
+fi
+if ! topo_bss "$n_sta" "$(P channel)" "$(P hw_mode)"; then
+	say "$scn $id: topology failed: $(tail -n 3 "$AQ_TMP/medium.log" 2>/dev/null)"
+	exit 1
+fi
+half=$(awk -v r="$rtt" 'BEGIN { printf "%g", r / 2 }')
+netem srv eth0 delay "${half}ms" limit 100000
+netem ap eth-srv delay "${half}ms" limit 100000
+phy=phy$(ip netns exec ap iw dev "$AP_IF" info | awk '/wiphy/ {print $2; exit}')
+dbg=/sys/kernel/debug/ieee80211/$phy
+ip netns exec sta1 ping -n -c 20 -i 0.1 -W 2 10.9.0.2 >"$out/ping-idle.txt" 2>&1
+say "$scn $id: associated; idle RTT $(awk -F/ '/^rtt/ {print $5}' "$out/ping-idle.txt") ms"
+
+# one iperf3 server per flow on the wired host
+nflows=$((downloads + uploads))
+for f in $(seq "$nflows"); do iperf3_server srv $((5200 + f)) || exit 1; done
+
+namespaces() { echo ap srv; for i in $(seq "$n_sta"); do echo "sta$i"; done; }
+
+# --- variants --------------------------------------------------------------
+undo=()
+apply_variant() { # INDEX: apply, remembering how to undo in undo[]
+	local k=$1 m key val ns old p
+	undo=()
+	for m in $(jq -r ".variants[$k].modules // [] | .[]" "$job"); do
+		modprobe "$m" || { echo "modprobe $m failed" >&2; return 1; }
+	done
+	while IFS=$'\t' read -r key val; do
+		[ -n "$key" ] || continue
+		for ns in $(namespaces); do
+			old=$(ip netns exec "$ns" sysctl -n "$key" 2>/dev/null) || {
+				echo "sysctl $key: no such key" >&2; return 1; }
+			undo+=("ip netns exec $ns sysctl -qw $key=$old")
+			ip netns exec "$ns" sysctl -qw "$key=$val" || return 1
+		done
+	done < <(jq -r ".variants[$k].sysctl // {} | to_entries[] | [.key, .value] | @tsv" "$job")
+	while IFS=$'\t' read -r key val; do
+		[ -n "$key" ] || continue
+		p=$dbg/$key
+		[ -w "$p" ] || { echo "ap_debugfs: $p is not writable" >&2; return 1; }
+		undo+=("echo $(head -n 1 "$p" | awk '{print $1}') >$p")
+		echo "$val" >"$p" || { echo "ap_debugfs: $key=$val refused" >&2; return 1; }
+	done < <(jq -r ".variants[$k].ap_debugfs // {} | to_entries[] | [.key, .value] | @tsv" "$job")
+	local bp
+	bp=$(jq -r ".variants[$k].backpressure // \"\"" "$job")
+	if [ -n "$bp" ]; then
+		[ -w "$dbg/backpressure/mode" ] || {
+			echo "backpressure: $dbg/backpressure/mode missing (patched mac80211?)" >&2; return 1; }
+		undo+=("echo auto >$dbg/backpressure/mode")
+		echo "$bp" >"$dbg/backpressure/mode" || return 1
+	fi
+	local q
+	q=$(jq -r ".variants[$k].qdisc // \"\"" "$job")
+	ip netns exec ap tc qdisc del dev "$AP_IF" root 2>/dev/null
+	if [ -n "$q" ]; then
+		# shellcheck disable=SC2086 # the tc spec is words
+		ip netns exec ap tc qdisc add dev "$AP_IF" root $q || return 1
+	fi
+	undo+=("ip netns exec ap tc qdisc del dev $AP_IF root")
+}
+
+undo_variant() {
+	local c
+	for c in "${undo[@]}"; do eval "$c" 2>/dev/null; done
+	undo=()
+}
+
+run_flows() { # RAWDIR CC: every flow for $dur s, ping from sta1 alongside
+	local raw=$1 cc=$2 f i pids=() ping_pid tc_pid
+	medium_stats >"$raw/medium-before.json" 2>/dev/null
+	ip netns exec sta1 ping -n -i "$pint" -W 2 -w $((dur + 2)) 10.9.0.2 \
+		>"$raw/ping.txt" 2>&1 &
+	ping_pid=$!
+	# the root qdisc every 0.5 s (its length, limit, service time)
+	( while kill -0 "$ping_pid" 2>/dev/null; do
+		echo "{\"t\": $(date +%s.%N), \"q\": $(ip netns exec ap tc -s -j qdisc show dev "$AP_IF" root 2>/dev/null || echo null)}"
+		sleep 0.5
+	  done ) >"$raw/tc-samples.jsonl" 2>/dev/null &
+	tc_pid=$!
+	f=0
+	for i in $(seq "$downloads"); do
+		f=$((f + 1))
+		timeout $((dur + 60)) ip netns exec "sta$i" iperf3 -c 10.9.0.2 -p $((5200 + f)) \
+			-J -t "$dur" -i 1 -R -C "$cc" >"$raw/iperf3-$f-down-sta$i.json" 2>&1 &
+		pids+=($!)
+	done
+	for i in $(seq "$uploads"); do
+		f=$((f + 1))
+		# the upload's sender is the station: the cc applies there
+		timeout $((dur + 60)) ip netns exec "sta$((n_sta - i + 1))" iperf3 -c 10.9.0.2 \
+			-p $((5200 + f)) -J -t "$dur" -i 1 -C "$cc" \
+			>"$raw/iperf3-$f-up-sta$((n_sta - i + 1)).json" 2>&1 &
+		pids+=($!)
+	done
+	for i in "${pids[@]}"; do wait "$i"; done
+	wait "$ping_pid"
+	kill "$tc_pid" 2>/dev/null
+	wait "$tc_pid" 2>/dev/null
+	medium_stats >"$raw/medium-after.json" 2>/dev/null
+	ip netns exec ap tc -s -j qdisc show dev "$AP_IF" >"$raw/tc-final.json" 2>/dev/null
+	[ -r "$dbg/backpressure/stats" ] && cat "$dbg/backpressure/stats" >"$raw/backpressure.txt"
+	return 0
+}
+
+for k in "${todo[@]}"; do
+	v=$(jq -r ".variants[$k].name" "$job")
+	raw=$out/$v
+	mkdir -p "$raw"
+	cc=$(jq -r --arg d "$(P cc)" ".variants[$k].cc // \$d" "$job")
+	dmesg --read-clear >/dev/null 2>&1
+	t0=$(date +%s.%N)
+	if ! apply_variant "$k" 2>"$raw/apply.err"; then
+		say "$scn $id: $v: cannot apply: $(head -n 2 "$raw/apply.err" | tr '\n' ' ')"
+		undo_variant
+		echo "{\"error\": \"cannot apply the variant: $(head -n 1 "$raw/apply.err" | tr -d '"\\')\"}" \
+			>"$raw/error.json"
+	else
+		say "$scn $id: $v: $((downloads + uploads)) flow(s) for ${dur} s ($cc)"
+		run_flows "$raw" "$cc"
+		undo_variant
+	fi
+	t1=$(date +%s.%N)
+	dmesg >"$raw/dmesg.txt" 2>/dev/null
+	cp "$out/ping-idle.txt" "$raw/"
+	cp "$out/medium.json" "$raw/medium-config.json" 2>/dev/null
+	printf '{"guest_start": %s, "guest_end": %s, "kernel": "%s", "clock": "%s"}\n' \
+		"$t0" "$t1" "$(uname -r)" "${AQ_CLOCK:-wall}" >"$raw/times.json"
+	for m in mac80211 mac80211_hwsim sch_ebdp tcp_airtime; do
+		printf '%s\t%s\t%s\n' "$m" "$(modinfo -n "$m" 2>/dev/null)" \
+			"$(modinfo -F srcversion "$m" 2>/dev/null)"
+	done >"$raw/modules.tsv"
+	python3 "$AQ_TOP/testbed/suite/collect.py" "$job" "$v" "$raw" >"$raw/run.json" 2>"$raw/collect.err" ||
+		say "$scn $id: $v: collect failed: $(tail -n 1 "$raw/collect.err")"
+	rm -rf "$dest/raw/$id/$v"
+	mkdir -p "$dest/raw/$id/$v"
+	cp -a "$raw/." "$dest/raw/$id/$v/"
+	if [ -s "$raw/run.json" ]; then
+		cp "$raw/run.json" "$dest/runs/.$id.$v.json.tmp" &&
+			mv "$dest/runs/.$id.$v.json.tmp" "$dest/runs/$id.$v.json"
+		say "$scn $id: $v: $(jq -r '.metrics | "\(.goodput_mbps // "-" | tostring) Mbit/s, RTT p95 \(.rtt_p95_ms // "-" | tostring) ms"' "$raw/run.json")"
+	fi
+done
+medium_stop
+exit 0

@@ -1,0 +1,206 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""One run's record (Documentation/testbed/results-schema.rst) from the raw
+outputs testbed/lib/run-job.sh left in RAWDIR.  Prints JSON.
+
+Usage (in the guest): collect.py JOB.json VARIANT RAWDIR
+"""
+import glob
+import json
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))), "lib"))
+from pingstats import pct, pings  # noqa: E402
+
+SCHEMA = "airqueue-run/1"
+# What make check's vm phase treats as a kernel problem (scripts/check)
+DMESG_BAD = re.compile(
+    r"WARNING:|BUG:|Oops|general protection|lockdep|KASAN|"
+    r"possible circular locking|UBSAN|kernel BUG|Call Trace:")
+
+
+def load(path, default=None):
+    try:
+        with open(path, errors="replace") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return default
+
+
+def flow_records(raw):
+    flows, errors = [], []
+    for f in sorted(glob.glob(os.path.join(raw, "iperf3-*.json")),
+                    key=lambda p: int(os.path.basename(p).split("-")[1])):
+        m = re.match(r"iperf3-(\d+)-(down|up)-(sta\d+)\.json$", os.path.basename(f))
+        if not m:
+            continue
+        j = load(f, {})
+        rec = {"id": int(m.group(1)), "dir": m.group(2), "station": m.group(3),
+               "cc": None, "mbps": None, "retransmits": None,
+               "interval_mbps": []}
+        end = j.get("end", {})
+        if "sum_received" not in end:
+            rec["error"] = j.get("error", "iperf3 gave no result")
+            errors.append(f"flow {rec['id']}: {rec['error']}")
+        else:
+            rec["mbps"] = end["sum_received"]["bits_per_second"] / 1e6
+            rec["retransmits"] = end.get("sum_sent", {}).get("retransmits")
+            rec["cc"] = end.get("sender_tcp_congestion") or \
+                j.get("start", {}).get("test_start", {}).get("congestion")
+            rec["interval_mbps"] = [i["sum"]["bits_per_second"] / 1e6
+                                    for i in j.get("intervals", [])]
+        flows.append(rec)
+    return flows, errors
+
+
+def qdisc_samples(raw):
+    out, t0 = [], None
+    for line in open(os.path.join(raw, "tc-samples.jsonl"), errors="replace") \
+            if os.path.exists(os.path.join(raw, "tc-samples.jsonl")) else []:
+        try:
+            s = json.loads(line)
+        except ValueError:
+            continue
+        q = [e for e in (s.get("q") or []) if e.get("root")]
+        if not q:
+            continue
+        q = q[0]
+        t0 = s["t"] if t0 is None else t0
+        xs = q.get("xstats") or {}
+        out.append({"t": round(s["t"] - t0, 3), "kind": q.get("kind"),
+                    "qlen": q.get("qlen", 0), "backlog": q.get("backlog", 0),
+                    "drops": q.get("drops", 0),
+                    "limit": xs.get("limit"),
+                    "tserv_us": xs["tserv"] / 1000 if "tserv" in xs else None})
+    return out
+
+
+def medium_delta(raw):
+    a, b = load(os.path.join(raw, "medium-before.json")), load(os.path.join(raw, "medium-after.json"))
+    if not a or not b:
+        return None
+    span = max(1.0, b["time_us"] - a["time_us"])
+    before = {r["name"]: r for r in a["radios"]}
+    radios = {}
+    for r in b["radios"]:
+        ra = before.get(r["name"])
+        if not ra:
+            continue
+        d = {"busy_fraction": (r["busy_us"] - ra["busy_us"]) / span,
+             "tx_fraction": (r["tx_us"] - ra["tx_us"]) / span}
+        for k in ("frames", "attempts", "successes", "failures", "collisions",
+                  "discards", "rts_attempts", "ampdus"):
+            d[k] = sum(r["ac"][ac].get(k, 0) - ra["ac"][ac].get(k, 0) for ac in r["ac"])
+        radios[r["name"]] = d
+    return {"time_us": span, "phy": b.get("phy"),
+            "transmissions": b["transmissions"] - a["transmissions"],
+            "same_slot_collisions": b["same_slot_collisions"] - a["same_slot_collisions"],
+            "kernel_rejected_frames": b.get("kernel_rejected_frames", 0) - a.get("kernel_rejected_frames", 0),
+            "radios": radios}
+
+
+def jain(xs):
+    xs = [x for x in xs if x is not None]
+    if not xs or sum(xs) == 0:
+        return None
+    return sum(xs) ** 2 / (len(xs) * sum(x * x for x in xs))
+
+
+def modules(raw):
+    m = {}
+    p = os.path.join(raw, "modules.tsv")
+    for line in open(p) if os.path.exists(p) else []:
+        name, path, src = (line.rstrip("\n").split("\t") + ["", ""])[:3]
+        if path:
+            m[name] = {"path": path, "srcversion": src,
+                       "ours": "/updates/" in path or "/extra/" in path}
+    return m
+
+
+def main():
+    job = load(sys.argv[1])
+    variant = sys.argv[2]
+    raw = sys.argv[3]
+    spec = [v for v in job["variants"] if v["name"] == variant][0]
+    times = load(os.path.join(raw, "times.json"), {})
+    rec = {"schema": SCHEMA, "scenario": job["scenario"], "job": job["id"],
+           "variant": variant, "role": spec["role"], "label": spec["label"],
+           "seed": job["seed"], "point": job["point"], "params": job["params"],
+           "variant_spec": spec, "host": job.get("host", {}),
+           "guest": {"kernel": times.get("kernel"), "clock": times.get("clock"),
+                     "start": times.get("guest_start"), "end": times.get("guest_end"),
+                     "modules": modules(raw)},
+           "error": None}
+    err = load(os.path.join(raw, "error.json"))
+    errors = [err["error"]] if err else []
+    flows, ferr = flow_records(raw)
+    errors += ferr
+    if not err and not flows:
+        errors.append("no flow outputs")
+    idle = [r for _, r in pings(os.path.join(raw, "ping-idle.txt"))] \
+        if os.path.exists(os.path.join(raw, "ping-idle.txt")) else []
+    rtt = pings(os.path.join(raw, "ping.txt")) if os.path.exists(os.path.join(raw, "ping.txt")) else []
+    vals = [r for _, r in rtt]
+    sent = None
+    if os.path.exists(os.path.join(raw, "ping.txt")):
+        m = re.search(r"(\d+) packets transmitted", open(os.path.join(raw, "ping.txt")).read())
+        sent = int(m.group(1)) if m else None
+    rec["rtt"] = {"idle_ms": {"median": pct(idle, 50), "p95": pct(idle, 95), "n": len(idle)},
+                  "samples": rtt, "sent": sent,
+                  "lost": None if sent is None else sent - len(rtt)}
+    samples = qdisc_samples(raw)
+    final = load(os.path.join(raw, "tc-final.json"), [])
+    root = [e for e in final if e.get("root")]
+    rec["qdisc"] = {"kind": root[0].get("kind") if root else None,
+                    "final": root[0] if root else None, "samples": samples}
+    rec["medium"] = {"config": load(os.path.join(raw, "medium-config.json")),
+                     "delta": medium_delta(raw)}
+    rec["flows"] = flows
+    bad = []
+    p = os.path.join(raw, "dmesg.txt")
+    for line in open(p, errors="replace") if os.path.exists(p) else []:
+        if DMESG_BAD.search(line):
+            bad.append(line.rstrip()[:300])
+    rec["dmesg"] = {"clean": not bad, "bad": bad[:20]}
+    ok = [f["mbps"] for f in flows if f["mbps"] is not None]
+    med_idle = pct(idle, 50)
+    qd = lambda p: None if not vals or med_idle is None else max(0.0, pct(vals, p) - med_idle)
+    ql = [s["qlen"] for s in samples]
+    lim = [s["limit"] for s in samples if s["limit"] is not None]
+    ts = [s["tserv_us"] for s in samples if s["tserv_us"] is not None]
+    md = rec["medium"]["delta"]
+    ap = md["radios"].get("ap") if md else None
+    m = {
+        "goodput_mbps": sum(ok) if ok and len(ok) == len(flows) else None,
+        "down_mbps": sum(f["mbps"] for f in flows if f["dir"] == "down" and f["mbps"] is not None),
+        "up_mbps": sum(f["mbps"] for f in flows if f["dir"] == "up" and f["mbps"] is not None),
+        "jain_flows": jain([f["mbps"] for f in flows]),
+        "retransmits": sum(f["retransmits"] or 0 for f in flows),
+        "idle_rtt_ms": med_idle,
+        "rtt_mean_ms": sum(vals) / len(vals) if vals else None,
+        "rtt_median_ms": pct(vals, 50), "rtt_p95_ms": pct(vals, 95),
+        "rtt_max_ms": max(vals) if vals else None,
+        "queue_delay_median_ms": qd(50), "queue_delay_p95_ms": qd(95),
+        "ping_lost": rec["rtt"]["lost"],
+        "qlen_median": pct(ql, 50), "qlen_max": max(ql) if ql else None,
+        "qdisc_drops": root[0].get("drops") if root else None,
+        "qdisc_limit_median": pct(lim, 50),
+        "tserv_us_median": pct(ts, 50),
+        "ap_busy_fraction": ap["busy_fraction"] if ap else None,
+        "ap_attempts_per_frame": ap["attempts"] / ap["frames"] if ap and ap["frames"] else None,
+        "ap_discards": ap["discards"] if ap else None,
+        "medium_collisions": sum(r["collisions"] for r in md["radios"].values()) if md else None,
+    }
+    rec["metrics"] = m
+    if not rec["dmesg"]["clean"]:
+        errors.append("kernel log: " + bad[0])
+    rec["error"] = "; ".join(errors) if errors else None
+    json.dump(rec, sys.stdout, indent=1)
+    print()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,261 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Scenario files and the jobs they expand into.
+
+A scenario is one TOML file, testbed/scenarios/NAME.toml (see
+Documentation/testbed/scenarios.rst for every key).  Its [params] are the
+short ("quick") form; [full] overrides them for the papers' full sweeps, and
+either form may hold a [*.sweep] table of parameter -> list of values.  A
+*job* is one sweep point with one seed: the guest builds the topology once
+and runs every selected variant on it, in turn, with that seed.  A *run* is
+one variant of one job and becomes one JSON record (results-schema.rst).
+
+Job ids hash every resolved parameter, so a run made with other parameters
+(another --set, another duration) is never taken for this one: resume skips
+exactly the runs whose record exists.
+"""
+import copy
+import hashlib
+import itertools
+import json
+import os
+import tomllib
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCENARIO_DIR = os.path.join(TOP, "testbed", "scenarios")
+
+ROLES = ("linux-default", "baseline", "proposal", "reference")
+TOP_KEYS = {"name", "title", "description", "paper", "clock", "suite",
+            "notes", "params", "full", "variant", "plot", "cost"}
+VARIANT_KEYS = {"name", "label", "role", "qdisc", "backpressure", "modules",
+                "cc", "sysctl", "ap_debugfs", "sta_debugfs", "note"}
+PLOT_KEYS = {"kind", "title", "metric", "series", "x", "ylabel", "xlabel",
+             "log", "cite", "variants"}
+PLOT_KINDS = ("cdf", "timeseries", "bars", "sweep")
+# Parameters every scenario has (the runner reads them); a scenario may add
+# its own (used in variant strings as {name}).
+COMMON_PARAMS = {
+    "topology": "bss", "std": "g", "channel": 1, "hw_mode": "g",
+    "medium": True, "n_sta": 1, "distance_m": 5.0, "rtt_ms": 10,
+    "downloads": 1, "uploads": 0, "cc": "cubic", "duration_s": 10,
+    "ping_interval_s": 0.1, "variants": [], "seeds": 1,
+}
+
+
+class ScenarioError(Exception):
+    """A scenario file or an override that cannot be used (the message says
+    what and where)."""
+
+
+def names():
+    """Scenario names, sorted."""
+    return sorted(f[:-5] for f in os.listdir(SCENARIO_DIR)
+                  if f.endswith(".toml"))
+
+
+def path_of(name):
+    return os.path.join(SCENARIO_DIR, f"{name}.toml")
+
+
+def load(name):
+    """The scenario NAME as a dict, checked; raises ScenarioError."""
+    p = path_of(name)
+    if not os.path.exists(p):
+        raise ScenarioError(f"no scenario '{name}' (known: {', '.join(names())})")
+    try:
+        with open(p, "rb") as f:
+            s = tomllib.load(f)
+    except tomllib.TOMLDecodeError as e:
+        raise ScenarioError(f"{p}: {e}") from None
+    return check(s, p)
+
+
+def check(s, where):
+    bad = set(s) - TOP_KEYS
+    if bad:
+        raise ScenarioError(f"{where}: unknown keys {sorted(bad)} "
+                            f"(allowed: {sorted(TOP_KEYS)})")
+    for k in ("name", "title", "description"):
+        if not isinstance(s.get(k), str) or not s[k]:
+            raise ScenarioError(f"{where}: '{k}' must be a non-empty string")
+    if s["name"] != os.path.basename(where)[:-5]:
+        raise ScenarioError(f"{where}: name '{s['name']}' differs from the file name")
+    s.setdefault("paper", "")
+    s.setdefault("clock", "virtual")
+    s.setdefault("suite", True)
+    s.setdefault("notes", "")
+    s.setdefault("cost", {})
+    if s["clock"] not in ("virtual", "wall"):
+        raise ScenarioError(f"{where}: clock must be virtual or wall")
+    params = dict(COMMON_PARAMS)
+    params.update(s.get("params", {}))
+    s["params"] = params
+    variants = s.get("variant", [])
+    if not variants:
+        raise ScenarioError(f"{where}: no [[variant]]")
+    seen = set()
+    for v in variants:
+        bad = set(v) - VARIANT_KEYS
+        if bad:
+            raise ScenarioError(f"{where}: variant {v.get('name')}: unknown keys "
+                                f"{sorted(bad)} (allowed: {sorted(VARIANT_KEYS)})")
+        if not v.get("name") or v["name"] in seen:
+            raise ScenarioError(f"{where}: every variant needs a unique name")
+        seen.add(v["name"])
+        if v.get("role") not in ROLES:
+            raise ScenarioError(f"{where}: variant {v['name']}: role must be one "
+                                f"of {', '.join(ROLES)}")
+        v.setdefault("label", v["name"])
+    if not any(v["role"] == "linux-default" for v in variants):
+        raise ScenarioError(f"{where}: a scenario compares against today's Linux: "
+                            "one variant needs role = \"linux-default\"")
+    if not params["variants"]:
+        params["variants"] = [v["name"] for v in variants]
+    for p in s.get("plot", []):
+        bad = set(p) - PLOT_KEYS
+        if bad:
+            raise ScenarioError(f"{where}: plot: unknown keys {sorted(bad)}")
+        if p.get("kind") not in PLOT_KINDS:
+            raise ScenarioError(f"{where}: plot kind must be one of {PLOT_KINDS}")
+    full = s.get("full", {})
+    for k in full:
+        if k != "sweep" and k not in params:
+            raise ScenarioError(f"{where}: [full] sets '{k}', which [params] lacks")
+    for k in full.get("sweep", {}):
+        if k not in params:
+            raise ScenarioError(f"{where}: [full.sweep] sweeps '{k}', which [params] lacks")
+    return s
+
+
+def _coerce(key, text, like):
+    """--set's text as the type of the parameter's current value."""
+    try:
+        if isinstance(like, bool):
+            if text.lower() in ("1", "true", "yes", "on"):
+                return True
+            if text.lower() in ("0", "false", "no", "off"):
+                return False
+            raise ValueError
+        if isinstance(like, int):
+            return int(text)
+        if isinstance(like, float):
+            return float(text)
+    except ValueError:
+        raise ScenarioError(f"--set {key}={text}: not a {type(like).__name__}") from None
+    if isinstance(like, list):
+        return [x.strip() for x in text.split(",") if x.strip()]
+    return text
+
+
+def resolve(s, full=False, sets=()):
+    """(params, sweep) for the quick or full form with KEY=VALUE overrides.
+    A value with commas on a scalar parameter sweeps it."""
+    params = copy.deepcopy(s["params"])
+    sweep = {}
+    form = s.get("full", {}) if full else {}
+    for k, v in form.items():
+        if k != "sweep":
+            params[k] = v
+    sweep.update(copy.deepcopy(form.get("sweep", {})))
+    for kv in sets:
+        if "=" not in kv:
+            raise ScenarioError(f"--set '{kv}': expected KEY=VALUE")
+        k, text = kv.split("=", 1)
+        k = k.strip()
+        if k not in params:
+            raise ScenarioError(f"--set {k}: scenario '{s['name']}' has no parameter "
+                                f"'{k}' (it has: {', '.join(sorted(params))})")
+        like = params[k]
+        if not isinstance(like, list) and "," in text:
+            sweep[k] = [_coerce(k, t.strip(), like) for t in text.split(",")]
+        else:
+            sweep.pop(k, None)
+            params[k] = _coerce(k, text, like)
+    known = {v["name"] for v in s["variant"]}
+    unknown = [v for v in params["variants"] if v not in known]
+    if unknown:
+        raise ScenarioError(f"scenario '{s['name']}': no variant {unknown} "
+                            f"(it has: {', '.join(sorted(known))})")
+    if not isinstance(params["seeds"], int) or params["seeds"] < 1:
+        raise ScenarioError("seeds must be a whole number >= 1")
+    return params, sweep
+
+
+def _fmt(v, params):
+    if isinstance(v, str):
+        try:
+            return v.format_map(params)
+        except (KeyError, ValueError) as e:
+            raise ScenarioError(f"variant string '{v}': {e}") from None
+    if isinstance(v, list):
+        return [_fmt(x, params) for x in v]
+    if isinstance(v, dict):
+        return {k: _fmt(x, params) for k, x in v.items()}
+    return v
+
+
+def point_slug(point):
+    if not point:
+        return "base"
+    return ",".join(f"{k}={v}" for k, v in sorted(point.items()))
+
+
+def jobs(s, params, sweep):
+    """Every job of the scenario: sweep points (sorted keys, values in the
+    order given) x seeds 1..N.  Variant strings are resolved here, so the
+    guest sees final values only."""
+    keys = sorted(sweep)
+    out = []
+    for values in itertools.product(*(sweep[k] for k in keys)):
+        point = dict(zip(keys, values))
+        p = dict(params)
+        p.update(point)
+        h = hashlib.sha1(json.dumps({k: v for k, v in p.items() if k != "seeds"},
+                                    sort_keys=True).encode()).hexdigest()[:8]
+        variants = [_fmt(v, p) for v in s["variant"] if v["name"] in p["variants"]]
+        for seed in range(1, p["seeds"] + 1):
+            jid = f"{point_slug(point)}.{h}.s{seed}"
+            out.append({"scenario": s["name"], "id": jid, "point": point,
+                        "params": p, "seed": seed, "clock": s["clock"],
+                        "variants": variants})
+    return out
+
+
+def run_file(results, job, variant):
+    """Where one run's record lives."""
+    return os.path.join(results, job["scenario"], "runs",
+                        f"{job['id']}.{variant}.json")
+
+
+def done(path):
+    """A record that exists and says no error: resume keeps it."""
+    try:
+        with open(path) as f:
+            return json.load(f).get("error") is None
+    except (OSError, ValueError):
+        return False
+
+
+def pending_variants(results, job, force=False):
+    return [v["name"] for v in job["variants"]
+            if force or not done(run_file(results, job, v["name"]))]
+
+
+def shard(all_jobs, i, n):
+    """Share I of N (1-based) of the jobs, deterministic: jobs sorted by
+    (scenario, id), every N-th one from the I-th."""
+    if not (1 <= i <= n):
+        raise ScenarioError(f"--shard {i}/{n}: need 1 <= I <= N")
+    ordered = sorted(all_jobs, key=lambda j: (j["scenario"], j["id"]))
+    return [j for k, j in enumerate(ordered) if k % n == i - 1]
+
+
+def cost_s(s, job_count, variant_count, duration_s):
+    """Estimated host wall seconds: per job the topology set-up, per run the
+    flow plus its overhead, times the guest's slowdown on this clock (both
+    measured, in the scenario's [cost])."""
+    c = s.get("cost", {})
+    setup = c.get("setup_s", 30)
+    per_run = c.get("per_run_s", 5)
+    slow = c.get("slowdown", 1.5)
+    return c.get("boot_s", 20) + job_count * (
+        setup + variant_count * (duration_s + per_run)) * slow
