@@ -69,7 +69,9 @@ def qdisc_samples(raw):
             continue
         q = q[0]
         t0 = s["t"] if t0 is None else t0
-        xs = q.get("xstats") or {}
+        # tc -j prints a qdisc's xstats beside its counters (eBDP: limit,
+        # tserv in ns); "limit" of other qdiscs stays under "options"
+        xs = q if q.get("kind") == "ebdp" else {}
         out.append({"t": round(s["t"] - t0, 3), "kind": q.get("kind"),
                     "qlen": q.get("qlen", 0), "backlog": q.get("backlog", 0),
                     "drops": q.get("drops", 0),

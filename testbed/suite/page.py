@@ -138,9 +138,13 @@ def plot_one(plt, spec, scn, points, path):
     return path, None
 
 
-def plots(results, agg, scenarios):
+def plots(results, agg, scenarios, draw=True):
     """{scenario: [(png relative to results, spec, note)]}"""
     out = {}
+    if not draw:
+        return {name: [(None, spec, "made with --no-plots (or --here, in the guest)")
+                       for spec in scenarios[name].get("plot", [])]
+                for name in agg if name in scenarios}
     plt = pyplot()
     for name, points in agg.items():
         s = scenarios.get(name)
