@@ -64,11 +64,25 @@ if [ "$(P medium)" = true ]; then
 	dists=()
 	for i in $(seq "$n_sta"); do dists+=("$(P distance_m)"); done
 	medium_config_bss "$out/medium.json" "$(P std)" "$n_sta" "${dists[@]}"
-	jq --argjson s "$seed" '. + {seed: $s}' "$out/medium.json" >"$out/medium.json.s" &&
-		mv "$out/medium.json.s" "$out/medium.json"
+	# the seed and the scenario's medium rules: EDCA or DCF, the slot
+	# (short for an ERP BSS whose stations all support it, else long),
+	# the BSSBasicRateSet (empty: hostapd's default for the mode, which
+	# the medium's default matches), payload capture, EIFS
+	jq --argjson s "$seed" --slurpfile p "$job" '. + {seed: $s} |
+		.phy += {edca: $p[0].params.edca, capture: $p[0].params.capture,
+			 eifs: $p[0].params.eifs} |
+		if ($p[0].params.basic_rates | length) > 0
+		then .phy.basic_rates = ($p[0].params.basic_rates | map(tonumber)) else . end |
+		if (.phy.standard == "g" or .phy.standard == "n24") and
+		   ($p[0].params.short_slot | not) then .phy.slot_us = 20 else . end' \
+		"$out/medium.json" >"$out/medium.json.s" && mv "$out/medium.json.s" "$out/medium.json"
 	medium_start "$out/medium.json" || exit 1
 fi
-if ! topo_bss "$n_sta" "$(P channel)" "$(P hw_mode)"; then
+hostapd_extra=()
+# hostapd's basic_rates are in units of 100 kbit/s
+[ -n "$(P basic_rates)" ] && hostapd_extra+=("basic_rates=$(jq -r '.params.basic_rates |
+	map(tonumber * 10 | round | tostring) | join(" ")' "$job")")
+if ! topo_bss "$n_sta" "$(P channel)" "$(P hw_mode)" "${hostapd_extra[@]}"; then
 	say "$scn $id: topology failed: $(tail -n 3 "$AQ_TMP/medium.log" 2>/dev/null)"
 	exit 1
 fi

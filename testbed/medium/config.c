@@ -150,8 +150,11 @@ static int parse_phy(struct ctx *c, json_object *o, struct aq_phy *phy)
 	static const char * const keys[] = {
 		"standard", "slot_us", "sifs_us", "prop_delay_us", "ack_timeout_us",
 		"cwmin", "cwmax", "eifs", "resume_decrement", "capture", "ampdu",
-		"edca", "rts_threshold", "per_slope", "rate_mbps", "plcp_us", NULL,
+		"edca", "rts_threshold", "per_slope", "rate_mbps", "plcp_us",
+		"basic_rates", "pd_snr_db", NULL,
 	};
+	json_object *br;
+	bool timeout_set = false;
 	static const char * const stds[] = { "b", "g", "a", "n24", "n5", "custom", NULL };
 	const char *s = "g";
 	double d;
@@ -183,8 +186,10 @@ static int parse_phy(struct ctx *c, json_object *o, struct aq_phy *phy)
 		phy->prop = (int64_t)(d * 1000);
 	d = -1;
 	NUM(o, "phy", "ack_timeout_us", 1, 10000, d);
-	if (d > 0)
+	if (d > 0) {
 		phy->ack_timeout = (int64_t)(d * 1000);
+		timeout_set = true;
+	}
 	NUM(o, "phy", "cwmin", 1, 1023, phy->cwmin);
 	NUM(o, "phy", "cwmax", 1, 65535, phy->cwmax);
 	if (phy->cwmax < phy->cwmin)
@@ -205,6 +210,30 @@ static int parse_phy(struct ctx *c, json_object *o, struct aq_phy *phy)
 	NUM(o, "phy", "plcp_us", 0, 10000, d);
 	if (d >= 0)
 		phy->plcp_custom = (int64_t)(d * 1000);
+	NUM(o, "phy", "pd_snr_db", -20, 60, phy->pd_snr_db);
+	/* ACKTimeout follows the slot and SIFS unless given */
+	if (!timeout_set)
+		aq_phy_ack_timeout(phy);
+	if (phy->std == AQ_STD_CUSTOM && phy->n_basic == 1)
+		phy->basic_kbps[0] = phy->custom_kbps;
+	if (json_object_object_get_ex(o, "basic_rates", &br)) {
+		unsigned int kbps[12], n = 0;
+
+		if (!json_object_is_type(br, json_type_array) ||
+		    !json_object_array_length(br) || json_object_array_length(br) > 12)
+			return fail(c, "phy.basic_rates: expected an array of 1 to 12 rates in Mbit/s");
+		for (size_t k = 0; k < json_object_array_length(br); k++) {
+			json_object *e = json_object_array_get_idx(br, k);
+
+			if (!json_object_is_type(e, json_type_double) &&
+			    !json_object_is_type(e, json_type_int))
+				return fail(c, "phy.basic_rates[%zu]: expected a number (Mbit/s)", k);
+			kbps[n++] = (unsigned int)(json_object_get_double(e) * 1000 + 0.5);
+		}
+		if (aq_phy_set_basic(phy, kbps, n))
+			return fail(c, "phy.basic_rates: a rate the %s PHY does not have",
+				    aq_std_name(phy->std));
+	}
 	if (phy->ack_timeout <= phy->prop)
 		return fail(c, "phy.ack_timeout_us: invalid value %g (must exceed prop_delay_us)",
 			    phy->ack_timeout / 1000.0);

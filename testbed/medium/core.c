@@ -637,8 +637,9 @@ static void tx_begin(struct aq_medium *m, struct aq_tx *tx)
 	if (!r->present || r->epoch != tx->src_epoch)
 		return;
 	r->txing = true;
-	if (r->rx_tx)
-		r->rx_bad = true;	/* half duplex */
+	/* half duplex: transmitting abandons a reception (no PHY-RXEND in
+	 * error follows, so no EIFS either) */
+	r->rx_tx = NULL;
 	r->tx_ns += dur;
 	if (tx->dst >= 0)
 		r->sta_airtime[tx->dst] += dur;
@@ -678,6 +679,36 @@ static bool hears(struct aq_medium *m, struct aq_radio *r, struct aq_tx *tx)
 	return !r->freq || !tx->freq || r->freq == tx->freq;
 }
 
+static double noise_mw(struct aq_radio *r)
+{
+	return pow(10.0, r->noise_dbm / 10.0);
+}
+
+/* SINR (dB) at r of a signal of sig_mw among everything arriving now */
+static double sinr_db(struct aq_radio *r, double sig_mw)
+{
+	double in = r->pwr_mw - sig_mw;
+
+	return 10.0 * log10(sig_mw / (noise_mw(r) + (in > 0 ? in : 0)));
+}
+
+/*
+ * The receiver locks onto tx: its PHY header is decoded until rx_hdr_end
+ * (802.11-2020: PHY-RXSTART.indication follows a valid PHY header).  A
+ * radio locks only while it is not transmitting, on a signal above CCA
+ * whose SINR reaches pd_snr_db (threshold preamble detection, as ns-3's
+ * ThresholdPreambleDetectionModel).
+ */
+static void lock(struct aq_medium *m, struct aq_radio *r, struct aq_tx *tx,
+		 double sig_mw)
+{
+	r->rx_tx = tx;
+	r->rx_hdr_end = m->now + aq_hdr_time(&m->phy, &tx->rate);
+	r->rx_sig_mw = sig_mw;
+	r->rx_interf_max_mw = r->pwr_mw - sig_mw;
+	r->rx_bad = !m->phy.capture && r->n_sig > 1;
+}
+
 static void sig_start(struct aq_medium *m, struct aq_tx *tx)
 {
 	for (unsigned int i = 0; i < m->n_radios; i++) {
@@ -697,19 +728,33 @@ static void sig_start(struct aq_medium *m, struct aq_tx *tx)
 			BIT_SET(tx->above, i);
 			r->n_sig++;
 		}
-		if (r->rx_tx) {
+		if (r->rx_tx && m->now < r->rx_hdr_end &&
+		    above && sinr_db(r, l->mw) >= m->phy.pd_snr_db) {
+			/* preamble capture: a signal strong enough over the
+			 * one whose header is being decoded takes the lock */
+			BIT_SET(r->rx_tx->overlapped, i);
+			r->rx_hdr_lost++;
+			lock(m, r, tx, l->mw);
+			BIT_SET(tx->overlapped, i);
+		} else if (r->rx_tx) {
 			double in = r->pwr_mw - r->rx_sig_mw;
 
 			if (in > r->rx_interf_max_mw)
 				r->rx_interf_max_mw = in;
 			BIT_SET(r->rx_tx->overlapped, i);
-			if (!m->phy.capture && above)
+			if (m->now < r->rx_hdr_end &&
+			    sinr_db(r, r->rx_sig_mw) < m->phy.pd_snr_db) {
+				/* the header is lost: no PHY-RXSTART, so no
+				 * frame to end in error and no EIFS; the
+				 * medium stays busy on energy */
+				r->rx_hdr_lost++;
+				r->rx_tx = NULL;
+			} else if (!m->phy.capture && above) {
 				r->rx_bad = true;
-		} else if (above && !r->txing) {
-			r->rx_tx = tx;
-			r->rx_sig_mw = l->mw;
-			r->rx_interf_max_mw = r->pwr_mw - l->mw;
-			r->rx_bad = !m->phy.capture && r->n_sig > 1;
+			}
+		} else if (above && !r->txing &&
+			   sinr_db(r, l->mw) >= m->phy.pd_snr_db) {
+			lock(m, r, tx, l->mw);
 			if (r->rx_interf_max_mw > 0 || r->n_sig > 1)
 				BIT_SET(tx->overlapped, i);
 		}
@@ -719,11 +764,6 @@ static void sig_start(struct aq_medium *m, struct aq_tx *tx)
 			r->resp_incoming = true;
 		radio_update(m, i);
 	}
-}
-
-static double noise_mw(struct aq_radio *r)
-{
-	return pow(10.0, r->noise_dbm / 10.0);
 }
 
 /* probability-free third-party decode: clean and above the 10 % PER SNR */
@@ -773,8 +813,9 @@ static void deliver(struct aq_medium *m, struct aq_tx *tx, struct aq_frame *f,
 		m->ops.deliver(m, f, ri, m->link[tx->src][ri].rx_dbm, &tx->rate, dur);
 }
 
-/* reception at the intended receiver (or broadcast receivers) */
-static void rx_intended(struct aq_medium *m, struct aq_tx *tx, int ri,
+/* reception at the intended receiver; true if the frame (or one subframe
+ * of an A-MPDU) was received correctly */
+static bool rx_intended(struct aq_medium *m, struct aq_tx *tx, int ri,
 			bool locked, double snr)
 {
 	struct aq_radio *r = &m->radio[ri];
@@ -796,23 +837,22 @@ static void rx_intended(struct aq_medium *m, struct aq_tx *tx, int ri,
 		tx->interfered = !locked || BIT_TST(tx->overlapped, ri);
 		if (tx->ok_mask && tx->dst >= 0 && !tx->fr[0]->no_ack)
 			make_response(m, tx, tx->ampdu ? AQ_TX_BA : AQ_TX_ACK);
-		break;
+		return tx->ok_mask != 0;
 	case AQ_TX_RTS:
 		tx->interfered = !locked || BIT_TST(tx->overlapped, ri);
-		if (clean && m->now >= r->nav_end &&
-		    rx_ok_draw(m, tx, ri, tx->bytes, snr)) {
+		ok = clean && rx_ok_draw(m, tx, ri, tx->bytes, snr);
+		if (ok && m->now >= r->nav_end) {
 			tx->ok_mask = 1;
 			make_response(m, tx, AQ_TX_CTS);
 		}
-		break;
+		return ok;
 	case AQ_TX_CTS:
 	case AQ_TX_ACK:
 	case AQ_TX_BA:
 		orig = r;
-		if (!orig->waiting || !orig->cur)
-			break;
-		if (tx->data != orig->cur && tx->data->data != orig->cur)
-			break;
+		if (!orig->waiting || !orig->cur ||
+		    (tx->data != orig->cur && tx->data->data != orig->cur))
+			return clean && snr >= tx->rate.snr10_db;
 		ok = clean && rx_ok_draw(m, tx, ri, tx->bytes, snr);
 		orig->wait_gen++;
 		orig->resp_incoming = false;
@@ -823,21 +863,22 @@ static void rx_intended(struct aq_medium *m, struct aq_tx *tx, int ri,
 			if (!ok) {
 				orig->ac[d->ac].st.rts_failures++;
 				exchange_done(m, ri, 0, false);
-				break;
+				return false;
 			}
 			d->start = m->now + m->phy.sifs;
 			d->refs++;
 			tx_schedule(m, d);
-			break;
+			return true;
 		}
 		if (!ok) {
 			exchange_done(m, ri, 0, false);
-			break;
+			return false;
 		}
 		exchange_done(m, ri, tx->kind == AQ_TX_ACK ? 1 : tx->data->ok_mask,
 			      false);
-		break;
+		return true;
 	}
+	return false;
 }
 
 static void sig_end(struct aq_medium *m, struct aq_tx *tx)
@@ -867,8 +908,6 @@ static void sig_end(struct aq_medium *m, struct aq_tx *tx)
 				dst_locked = 1;
 				dst_snr = snr;
 				r->rx_ns += tx->end - tx->start;
-				if (!r->rx_bad && r->eifs)
-					r->eifs = false;
 				continue;	/* radio_update after rx_intended */
 			}
 			if (!r->rx_bad && snr >= tx->rate.snr10_db) {
@@ -891,7 +930,13 @@ static void sig_end(struct aq_medium *m, struct aq_tx *tx)
 	}
 	if (tx->dst >= 0 && m->radio[tx->dst].present) {
 		if (BIT_TST(tx->heard, tx->dst) || dst_locked) {
-			rx_intended(m, tx, tx->dst, dst_locked, dst_snr);
+			bool good = rx_intended(m, tx, tx->dst, dst_locked, dst_snr);
+
+			/* EIFS after a frame whose PHY header was received and
+			 * whose FCS failed (802.11-2020 10.3.2.3.7); a correct
+			 * frame ends it */
+			if (dst_locked)
+				m->radio[tx->dst].eifs = m->phy.use_eifs && !good;
 			radio_update(m, tx->dst);
 		} else {
 			tx->interfered = false;
@@ -1058,7 +1103,7 @@ static void start_exchange(struct aq_medium *m, int ri, int ac)
 	struct aq_radio *r = &m->radio[ri];
 	struct aq_ac_state *q = &r->ac[ac];
 	struct aq_frame *f = q->head, *g, **pp;
-	struct aq_rate rate, ctrl;
+	struct aq_rate rate, ctrl, rts_rate;
 	struct aq_tx *tx;
 	unsigned int padded, e;
 	int64_t dur, rdur;
@@ -1141,6 +1186,7 @@ static void start_exchange(struct aq_medium *m, int ri, int ac)
 	resp = f->dst != AQ_DST_BCAST && !f->no_ack;
 	aq_ctrl_rate(&m->phy, &rate, &ctrl);
 	rdur = aq_txtime(&m->phy, &ctrl, tx->ampdu ? AQ_BA_LEN : AQ_ACK_LEN);
+	aq_rts_rate(&m->phy, &rate, &rts_rate);
 	if (f->data && f->data_len >= 4)
 		tx->nav = (int64_t)f->nav_us * AQ_NS_PER_US;
 	else
@@ -1157,8 +1203,9 @@ static void start_exchange(struct aq_medium *m, int ri, int ac)
 		rts->dst = f->dst;
 		rts->ac = ac;
 		rts->freq = f->freq;
-		rts->rate = ctrl;
+		rts->rate = rts_rate;
 		rts->bytes = AQ_RTS_LEN;
+		aq_ctrl_rate(&m->phy, &rts_rate, &ctrl);	/* the CTS's */
 		cts = aq_txtime(&m->phy, &ctrl, AQ_CTS_LEN);
 		rts->nav = 3 * m->phy.sifs + cts + dur + rdur;
 		rts->data = tx;
@@ -1207,12 +1254,11 @@ static void access(struct aq_medium *m, int ri, uint64_t gen)
 
 /* ------------------------------------------------------------ public */
 
-void aq_init(struct aq_medium *m, const struct aq_phy *phy, uint64_t seed)
+/* the random state from a seed (splitmix64 of seed, as xoshiro asks) */
+void aq_seed(struct aq_medium *m, uint64_t seed)
 {
 	uint64_t z = seed + 0x9e3779b97f4a7c15ULL;
 
-	memset(m, 0, sizeof(*m));
-	m->phy = *phy;
 	for (int i = 0; i < 4; i++) {
 		uint64_t x;
 
@@ -1222,6 +1268,13 @@ void aq_init(struct aq_medium *m, const struct aq_phy *phy, uint64_t seed)
 		x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
 		m->rng[i] = x ^ (x >> 31);
 	}
+}
+
+void aq_init(struct aq_medium *m, const struct aq_phy *phy, uint64_t seed)
+{
+	memset(m, 0, sizeof(*m));
+	m->phy = *phy;
+	aq_seed(m, seed);
 	m->chan.model = 0;
 	m->chan.pl0_db = 40.05;
 	m->chan.d0_m = 1.0;

@@ -7,7 +7,8 @@
  *                                 virtual clock, no kernel
  * Options: -d SECONDS (duration), -S FILE (stats at exit / SIGUSR1),
  * -u PATH (stats socket), -t FILE (per-frame trace), --no-hwsim-ext,
- * --check (validate the config and exit).
+ * --check (validate the config and exit), --seed N (the random seed,
+ * overriding the config's "seed").
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -45,12 +46,15 @@ int main(int argc, char **argv)
 		{ "no-hwsim-ext", no_argument, NULL, 'N' },
 		{ "hwsim-ext", no_argument, NULL, 'E' },
 		{ "check", no_argument, NULL, 'C' },
+		{ "seed", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *cfg = NULL, *trace = NULL, *stats = NULL, *sock = NULL;
 	double dur = -1;
-	int sim_mode = 0, check = 0, ext = -1, opt, ret = 0;
+	int sim_mode = 0, check = 0, ext = -1, opt, ret = 0, seeded = 0;
+	unsigned long long seed = 0;
+	char *end;
 	struct aq_medium *m = calloc(1, sizeof(*m));
 	struct aq_sim sim = { 0 };
 	struct aq_opts o;
@@ -67,6 +71,16 @@ int main(int argc, char **argv)
 		case 'N': ext = 0; break;
 		case 'E': ext = 1; break;
 		case 'C': check = 1; break;
+		case 'R':
+			seed = strtoull(optarg, &end, 0);
+			if (!*optarg || *end) {
+				fprintf(stderr, "aqmedium: --seed: invalid value \"%s\" (expected a whole number)\n",
+					optarg);
+				free(m);
+				return 2;
+			}
+			seeded = 1;
+			break;
 		default:
 			usage(argv[0]);
 			return opt == 'h' ? 0 : 2;
@@ -82,6 +96,8 @@ int main(int argc, char **argv)
 		free(m);
 		return 1;
 	}
+	if (seeded)
+		aq_seed(m, seed);	/* overrides the config's "seed" */
 	if (dur >= 0)
 		o.duration_s = dur;
 	if (stats)

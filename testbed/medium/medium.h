@@ -63,6 +63,13 @@ struct aq_phy {
 	bool edca;
 	unsigned int rts_threshold;	/* MPDU octets incl. FCS; above -> RTS */
 	double per_slope;		/* logistic slope, 1/dB */
+	/* BSSBasicRateSet, kbit/s ascending (hostapd's default per mode) */
+	unsigned int basic_kbps[12];
+	unsigned int n_basic;
+	int64_t rx_start_delay;		/* aRxPHYStartDelay, ns */
+	/* receiver: a preamble is detected and the PHY header decoded only at
+	 * SINR >= pd_snr_db throughout the header (threshold model) */
+	double pd_snr_db;
 };
 
 int aq_phy_defaults(struct aq_phy *phy, enum aq_std std);
@@ -78,6 +85,11 @@ int aq_rate_from_hwsim(const struct aq_phy *phy, unsigned int freq, int idx,
 		       unsigned int flags, struct aq_rate *r);
 void aq_ctrl_rate(const struct aq_phy *phy, const struct aq_rate *data,
 		  struct aq_rate *ctrl);
+void aq_rts_rate(const struct aq_phy *phy, const struct aq_rate *data,
+		 struct aq_rate *rts);
+int64_t aq_hdr_time(const struct aq_phy *phy, const struct aq_rate *r);
+void aq_phy_ack_timeout(struct aq_phy *phy);
+int aq_phy_set_basic(struct aq_phy *phy, const unsigned int *kbps, unsigned int n);
 double aq_per(const struct aq_phy *phy, const struct aq_rate *r,
 	      double snr_db, unsigned int bytes);
 unsigned int aq_ampdu_sub_len(unsigned int mpdu_len, bool last);
@@ -207,9 +219,11 @@ struct aq_radio {
 	int64_t access_at;
 	/* reception */
 	double pwr_mw;			/* total power arriving */
-	struct aq_tx *rx_tx;
+	struct aq_tx *rx_tx;		/* the frame locked onto */
+	int64_t rx_hdr_end;		/* its PHY header complete at */
 	double rx_sig_mw, rx_interf_max_mw;
 	bool rx_bad;
+	uint64_t rx_hdr_lost;		/* locks lost in a PHY header */
 	uint32_t epoch;
 	/* exchange in progress */
 	int64_t exch_start;
@@ -310,6 +324,7 @@ struct aq_medium {
 
 /* core.c */
 void aq_init(struct aq_medium *m, const struct aq_phy *phy, uint64_t seed);
+void aq_seed(struct aq_medium *m, uint64_t seed);
 void aq_fini(struct aq_medium *m);
 int aq_radio_add(struct aq_medium *m, const char *name, const uint8_t *addr);
 void aq_radio_remove(struct aq_medium *m, int r);

@@ -70,41 +70,103 @@ int aq_phy_defaults(struct aq_phy *phy, enum aq_std std)
 	phy->rts_threshold = 65535;
 	phy->per_slope = 2.0;
 	phy->cwmax = 1023;
+	/* ns-3's ThresholdPreambleDetectionModel default (4 dB) */
+	phy->pd_snr_db = 4.0;
 	switch (std) {
 	case AQ_STD_B:
+		/* 802.11-2020 Table 16-5 (HR/DSSS): slot 20, SIFS 10,
+		 * aRxPHYStartDelay 192 us (long preamble); hostapd's default
+		 * basic rates for hw_mode=b: 1 and 2 Mbit/s */
 		phy->slot = US(20);
 		phy->sifs = US(10);
 		phy->cwmin = 31;
-		/* ACKTimeout = SIFS + slot + aRxPHYStartDelay (192 us) */
-		phy->ack_timeout = US(10 + 20 + 192);
+		phy->rx_start_delay = US(192);
+		phy->basic_kbps[0] = 1000;
+		phy->basic_kbps[1] = 2000;
+		phy->n_basic = 2;
 		break;
 	case AQ_STD_G:
 	case AQ_STD_N24:
-		/* ERP short slot; SIFS 10 us (+6 us signal extension in TXTIME) */
+		/* Table 18-5 (ERP): short slot 9 (a BSS where every station
+		 * supports it; "slot_us": 20 for long), SIFS 10, the 6 us
+		 * signal extension is part of TXTIME; aRxPHYStartDelay 25 us
+		 * (Table 17-21, OFDM 20 MHz).  hostapd's default basic rates
+		 * for hw_mode=g: 1, 2, 5.5 and 11 Mbit/s */
 		phy->slot = US(9);
 		phy->sifs = US(10);
 		phy->cwmin = 15;
-		phy->ack_timeout = US(16 + 9 + 25);
+		phy->rx_start_delay = US(25);
+		phy->basic_kbps[0] = 1000;
+		phy->basic_kbps[1] = 2000;
+		phy->basic_kbps[2] = 5500;
+		phy->basic_kbps[3] = 11000;
+		phy->n_basic = 4;
 		break;
 	case AQ_STD_A:
 	case AQ_STD_N5:
+		/* Table 17-21 (OFDM 20 MHz): slot 9, SIFS 16, aRxPHYStartDelay
+		 * 25 us; hostapd's basic rates for hw_mode=a: 6, 12, 24 */
 		phy->slot = US(9);
 		phy->sifs = US(16);
 		phy->cwmin = 15;
-		phy->ack_timeout = US(16 + 9 + 25);
+		phy->rx_start_delay = US(25);
+		phy->basic_kbps[0] = 6000;
+		phy->basic_kbps[1] = 12000;
+		phy->basic_kbps[2] = 24000;
+		phy->n_basic = 3;
 		break;
 	case AQ_STD_CUSTOM:
-		/* Bianchi (2000), Table II */
+		/* Bianchi (2000), Table II; his ACK timeout is SIFS + slot */
 		phy->slot = US(50);
 		phy->sifs = US(28);
 		phy->cwmin = 31;
 		phy->custom_kbps = 1000;
 		phy->plcp_custom = US(128);
-		phy->ack_timeout = US(28 + 50);
+		phy->rx_start_delay = 0;
+		phy->basic_kbps[0] = 1000;
+		phy->n_basic = 1;
 		break;
 	default:
 		return -1;
 	}
+	aq_phy_ack_timeout(phy);
+	return 0;
+}
+
+/*
+ * ACKTimeout = aSIFSTime + aSlotTime + aRxPHYStartDelay (802.11-2020
+ * 10.3.2.9), counted from the end of the own frame (TXTIME, signal
+ * extension included): 802.11b 222 us, g 44 (55 with the long slot),
+ * a 50.  Called again when the configuration changes the slot or SIFS.
+ */
+void aq_phy_ack_timeout(struct aq_phy *phy)
+{
+	phy->ack_timeout = phy->sifs + phy->slot + phy->rx_start_delay;
+}
+
+/* The BSSBasicRateSet: rates (kbit/s) the PHY has, sorted; -1 otherwise */
+int aq_phy_set_basic(struct aq_phy *phy, const unsigned int *kbps, unsigned int n)
+{
+	struct aq_rate r;
+	unsigned int i, j, v;
+
+	if (!n || n > 12)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (phy->std == AQ_STD_CUSTOM ? kbps[i] != phy->custom_kbps :
+		    aq_rate_legacy(phy, kbps[i], false, &r))
+			return -1;
+		if (phy->std == AQ_STD_B && r.mod != AQ_MOD_DSSS)
+			return -1;	/* 802.11b has no OFDM */
+		phy->basic_kbps[i] = kbps[i];
+	}
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && phy->basic_kbps[j - 1] > phy->basic_kbps[j]; j--) {
+			v = phy->basic_kbps[j];
+			phy->basic_kbps[j] = phy->basic_kbps[j - 1];
+			phy->basic_kbps[j - 1] = v;
+		}
+	phy->n_basic = n;
 	return 0;
 }
 
@@ -246,33 +308,95 @@ int aq_rate_from_hwsim(const struct aq_phy *phy, unsigned int freq, int idx,
 	return 0;
 }
 
+static bool is_dsss_kbps(unsigned int kbps)
+{
+	return kbps == 1000 || kbps == 2000 || kbps == 5500 || kbps == 11000;
+}
+
+/* the legacy rate an HT rate is compared with: MCS m ~ OFDM rate m */
+static unsigned int legacy_equiv_kbps(const struct aq_rate *r)
+{
+	return r->mod == AQ_MOD_HT ? ofdm_kbps[r->mcs & 7] : r->kbps;
+}
+
 /*
- * Control response rate (802.11-2016 10.6.6.5): the highest rate of the
- * mandatory set of the data frame's modulation class that is <= the data
- * rate.  HT data answers at the OFDM rate <= its legacy equivalent.
+ * Control response rate (802.11-2020 10.6.6.5): the highest rate of the
+ * BSSBasicRateSet that is <= the eliciting frame's rate and of its
+ * modulation class (DSSS/HR-DSSS, or OFDM for OFDM, ERP-OFDM and HT,
+ * compared at the HT rate's legacy equivalent); without one, the highest
+ * mandatory rate of that class <= the rate (DSSS 1/2/5.5/11, OFDM
+ * 6/12/24).  A DSSS response keeps the eliciting frame's preamble.
  */
 void aq_ctrl_rate(const struct aq_phy *phy, const struct aq_rate *data,
 		  struct aq_rate *ctrl)
 {
 	static const unsigned int dsss[] = { 11000, 5500, 2000, 1000 };
 	static const unsigned int ofdm[] = { 24000, 12000, 6000 };
-	unsigned int i, kbps = data->kbps;
+	unsigned int i, kbps = legacy_equiv_kbps(data), best = 0;
+	bool cck = data->mod == AQ_MOD_DSSS;
 
 	if (data->mod == AQ_MOD_CUSTOM) {
 		aq_rate_legacy(phy, phy->custom_kbps, false, ctrl);
 		return;
 	}
-	if (data->mod == AQ_MOD_DSSS) {
+	for (i = 0; i < phy->n_basic; i++)
+		if (is_dsss_kbps(phy->basic_kbps[i]) == cck && phy->basic_kbps[i] <= kbps)
+			best = phy->basic_kbps[i];
+	if (!best && cck) {
 		for (i = 0; i < 3 && dsss[i] > kbps; i++)
 			;
-		aq_rate_legacy(phy, dsss[i], data->short_preamble, ctrl);
+		best = dsss[i];
+	} else if (!best) {
+		for (i = 0; i < 2 && ofdm[i] > kbps; i++)
+			;
+		best = ofdm[i];
+	}
+	aq_rate_legacy(phy, best, cck && data->short_preamble && best != 1000, ctrl);
+}
+
+/*
+ * RTS rate: a basic rate (802.11-2020 10.6.6.2); which one is the
+ * transmitter's choice.  mac80211 (rate.c, rts_cts_rate_idx) takes the
+ * fastest basic rate not above the data rate (HT: its legacy equivalent),
+ * else the slowest basic rate; hwsim tells the medium nothing more, so
+ * the medium does the same.  A DSSS RTS uses the long preamble.
+ */
+void aq_rts_rate(const struct aq_phy *phy, const struct aq_rate *data,
+		 struct aq_rate *rts)
+{
+	unsigned int i, kbps = legacy_equiv_kbps(data), best = 0;
+
+	if (data->mod == AQ_MOD_CUSTOM || !phy->n_basic) {
+		aq_ctrl_rate(phy, data, rts);
 		return;
 	}
-	if (data->mod == AQ_MOD_HT)
-		kbps = ofdm_kbps[data->mcs & 7];	/* MCS m ~ legacy rate m */
-	for (i = 0; i < 2 && ofdm[i] > kbps; i++)
-		;
-	aq_rate_legacy(phy, ofdm[i], false, ctrl);
+	for (i = 0; i < phy->n_basic; i++)
+		if (phy->basic_kbps[i] <= kbps)
+			best = phy->basic_kbps[i];
+	if (!best)
+		best = phy->basic_kbps[0];
+	aq_rate_legacy(phy, best, false, rts);
+}
+
+/*
+ * The PHY header: what a receiver must decode before it knows a frame is
+ * there (PHY-RXSTART): DSSS PLCP preamble + header 192 us (96 short);
+ * OFDM preamble + SIGNAL 20 us; HT mixed format up to HT-SIG 28 us;
+ * custom: its PHY header.
+ */
+int64_t aq_hdr_time(const struct aq_phy *phy, const struct aq_rate *r)
+{
+	switch (r->mod) {
+	case AQ_MOD_DSSS:
+		return r->short_preamble ? US(96) : US(192);
+	case AQ_MOD_OFDM:
+		return US(20);
+	case AQ_MOD_HT:
+		return US(28);
+	case AQ_MOD_CUSTOM:
+		return phy->plcp_custom;
+	}
+	return 0;
 }
 
 double aq_per(const struct aq_phy *phy, const struct aq_rate *r,

@@ -53,6 +53,18 @@ void aq_stats_json(struct aq_medium *m, FILE *o)
 	aq_stats_flush(m);
 	fprintf(o, "{\n \"time_us\": %.3f,\n \"phy\": \"%s\",\n", us(span),
 		aq_std_name(m->phy.std));
+	/* the rules in force (defaults and configuration resolved) */
+	fprintf(o, " \"settings\": {\"slot_us\": %.3f, \"sifs_us\": %.3f, "
+		"\"ack_timeout_us\": %.3f, \"eifs_us\": %.3f, \"eifs\": %s, "
+		"\"edca\": %s, \"capture\": %s, \"pd_snr_db\": %g, "
+		"\"rts_threshold\": %u, \"prop_delay_us\": %.3f, \"basic_rates_mbps\": [",
+		us(m->phy.slot), us(m->phy.sifs), us(m->phy.ack_timeout),
+		us(aq_eifs(&m->phy)), m->phy.use_eifs ? "true" : "false",
+		m->phy.edca ? "true" : "false", m->phy.capture ? "true" : "false",
+		m->phy.pd_snr_db, m->phy.rts_threshold, us(m->phy.prop));
+	for (unsigned int i = 0; i < m->phy.n_basic; i++)
+		fprintf(o, "%s%g", i ? ", " : "", m->phy.basic_kbps[i] / 1000.0);
+	fprintf(o, "]},\n");
 	fprintf(o, " \"events\": %" PRIu64 ", \"transmissions\": %" PRIu64
 		", \"frames_in\": %" PRIu64 ",\n", g->events, g->transmissions,
 		g->frames_in);
@@ -96,8 +108,10 @@ void aq_stats_json(struct aq_medium *m, FILE *o)
 			us(r->busy_ns), us(r->tx_ns), us(r->rx_ns),
 			active > 0 ? (double)r->busy_ns / active : 0.0);
 		fprintf(o, "   \"rx_frames\": %" PRIu64 ", \"rx_errors\": %" PRIu64
+			", \"rx_hdr_lost\": %" PRIu64 ", \"eifs\": %s"
 			", \"responses_sent\": %" PRIu64 ", \"backlogged\": %s,\n",
-			r->rx_frames, r->rx_errors, r->tx_responses,
+			r->rx_frames, r->rx_errors, r->rx_hdr_lost,
+			r->eifs ? "true" : "false", r->tx_responses,
 			r->backlogged ? "true" : "false");
 		fprintf(o, "   \"airtime_to_us\": {");
 		for (unsigned int j = 0; j < m->n_radios; j++) {

@@ -53,6 +53,13 @@ static void setup_phy(const struct vcase *c, struct aq_phy *phy)
 	phy->ack_timeout = phy->sifs + phy->slot;
 	phy->rts_threshold = c->rts ? 0 : 65535;
 	phy->resume_decrement = !strict_freeze;
+	/* the model's control frames go at 24 Mbit/s OFDM: an OFDM-only
+	 * BSSBasicRateSet (hostapd's g default would send RTS at 11 CCK) */
+	if (c->std == AQ_STD_G) {
+		static const unsigned int ofdm[] = { 6000, 12000, 24000 };
+
+		aq_phy_set_basic(phy, ofdm, 3);
+	}
 }
 
 static void run_emulator(const struct vcase *c, uint64_t target, uint64_t seed,

@@ -97,7 +97,7 @@ def medium_delta(raw):
                   "discards", "rts_attempts", "ampdus"):
             d[k] = sum(r["ac"][ac].get(k, 0) - ra["ac"][ac].get(k, 0) for ac in r["ac"])
         radios[r["name"]] = d
-    return {"time_us": span, "phy": b.get("phy"),
+    return {"time_us": span, "phy": b.get("phy"), "settings": b.get("settings"),
             "transmissions": b["transmissions"] - a["transmissions"],
             "same_slot_collisions": b["same_slot_collisions"] - a["same_slot_collisions"],
             "kernel_rejected_frames": b.get("kernel_rejected_frames", 0) - a.get("kernel_rejected_frames", 0),

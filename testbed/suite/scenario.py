@@ -38,6 +38,10 @@ COMMON_PARAMS = {
     "medium": True, "n_sta": 1, "distance_m": 5.0, "rtt_ms": 10,
     "downloads": 1, "uploads": 0, "cc": "cubic", "duration_s": 10,
     "ping_interval_s": 0.1, "variants": [], "seeds": 1,
+    # the medium's rules (Documentation/testbed/medium-fidelity.rst);
+    # every record states the settings in force (medium.delta.settings)
+    "edca": True, "short_slot": True, "basic_rates": [], "capture": False,
+    "eifs": True,
 }
 
 

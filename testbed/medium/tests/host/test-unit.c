@@ -266,9 +266,11 @@ static void test_same_slot(void)
 	m->radio[b].ac[AQ_AC_BE].backoff = 4;
 	aq_enqueue(m, mkframe(a, k, 1534, 11, 7, 2412));
 	aq_enqueue(m, mkframe(b, k, 1534, 11, 7, 2412));
-	/* both start at 28 + 36 = 64 us; timeout at 318 + 50 = 368 us */
-	aq_run_until(m, US(400));
+	/* both start at 28 + 36 = 64 us and end at 318 us; ACKTimeout
+	 * 10 + 9 + 25 = 44 us -> 362 us, after which they may retry */
+	aq_run_until(m, US(361));
 	EQ(m->st.same_slot_collisions, 1, "same-slot start counted once");
+	aq_run_until(m, US(362));
 	EQ(m->radio[a].ac[AQ_AC_BE].st.collisions, 1, "A's attempt collided");
 	EQ(m->radio[b].ac[AQ_AC_BE].st.collisions, 1, "B's attempt collided");
 	EQ(m->radio[a].ac[AQ_AC_BE].cw, 31, "A's CW doubled 15 -> 31");
@@ -336,9 +338,12 @@ static void test_internal_collision(void)
 
 static void test_nav(void)
 {
+	/* an OFDM-only BSSBasicRateSet: RTS, CTS and ACK at 24 Mbit/s */
+	static const unsigned int ofdm_basic[] = { 6000, 12000, 24000 };
 	struct aq_medium *m = mk(AQ_STD_G, false, 5);
 	int k, a, c;
 
+	aq_phy_set_basic(&m->phy, ofdm_basic, 3);
 	m->phy.rts_threshold = 0;
 	k = aq_radio_add(m, "sink", NULL);
 	a = aq_radio_add(m, "a", NULL);
@@ -353,6 +358,7 @@ static void test_nav(void)
 
 	/* hidden node c: hears only the sink, gets NAV from the CTS */
 	m = mk(AQ_STD_G, false, 6);
+	aq_phy_set_basic(&m->phy, ofdm_basic, 3);
 	m->phy.rts_threshold = 0;
 	k = aq_radio_add(m, "sink", NULL);
 	a = aq_radio_add(m, "a", NULL);
@@ -726,6 +732,168 @@ static void test_config(void)
 	cfg_err("{\"phy\": [1, 2", "JSON", "");
 }
 
+/* ------------------------------------------- control rates and timeouts */
+
+/* one protected exchange src -> sink; the trace's transmissions */
+static int one_exchange(struct aq_medium *m, int idx, unsigned int len, struct tr *t,
+			int max)
+{
+	char *buf = NULL;
+	size_t sz = 0;
+	int k, a, n;
+
+	m->phy.rts_threshold = 0;
+	m->trace = open_memstream(&buf, &sz);
+	k = aq_radio_add(m, "sink", NULL);
+	a = aq_radio_add(m, "a", NULL);
+	m->radio[a].ac[AQ_AC_BE].backoff = 0;
+	aq_enqueue(m, mkframe(a, k, len, idx, 7, 2412));
+	aq_run_until(m, US(20000));
+	fclose(m->trace);
+	m->trace = NULL;
+	n = trace_txs(buf, t, max);
+	free(buf);
+	return n;
+}
+
+static void test_ctrl_rates(void)
+{
+	static const unsigned int only1[] = { 1000 };
+	struct aq_medium *m;
+	struct aq_phy p;
+	struct tr t[8];
+	int n;
+
+	/* ACKTimeout = SIFS + slot + aRxPHYStartDelay (10.3.2.9) */
+	aq_phy_defaults(&p, AQ_STD_B);
+	EQ(p.ack_timeout, US(222), "802.11b ACKTimeout 10 + 20 + 192 = 222 us");
+	aq_phy_defaults(&p, AQ_STD_G);
+	EQ(p.ack_timeout, US(44), "802.11g ACKTimeout 10 + 9 + 25 = 44 us");
+	p.slot = US(20);
+	aq_phy_ack_timeout(&p);
+	EQ(p.ack_timeout, US(55), "802.11g long slot ACKTimeout 10 + 20 + 25 = 55 us");
+	aq_phy_defaults(&p, AQ_STD_A);
+	EQ(p.ack_timeout, US(50), "802.11a ACKTimeout 16 + 9 + 25 = 50 us");
+	ok(aq_phy_set_basic(&p, (const unsigned int[]){ 1000 }, 1) < 0,
+	   "802.11a refuses a DSSS basic rate");
+	aq_phy_defaults(&p, AQ_STD_B);
+	ok(aq_phy_set_basic(&p, (const unsigned int[]){ 6000 }, 1) < 0,
+	   "802.11b refuses an OFDM basic rate");
+
+	/* 802.11b, hostapd's basic rates 1, 2; 1500 B at 11 Mbit/s long:
+	 * RTS at the fastest basic rate <= 11: 2 Mbit/s, 192 + 80 = 272 us;
+	 * CTS answers at 2: 192 + 56 = 248; DATA 192 + ceil(12000/11) =
+	 * 1283; ACK at 2 (highest basic <= 11): 248 us */
+	m = mk(AQ_STD_B, false, 11);
+	n = one_exchange(m, 3, 1500, t, 8);
+	ok(n == 4, "b: RTS, CTS, DATA, ACK (%d transmissions)", n);
+	if (n == 4) {
+		EQ(t[0].kbps, 2000, "b: RTS at 2 Mbit/s (fastest basic rate <= 11)");
+		EQ(t[0].dur, US(272), "b: RTS lasts 272 us");
+		EQ(t[1].dur, US(248), "b: CTS at 2 Mbit/s lasts 248 us");
+		EQ(t[2].dur, US(1283), "b: DATA 1500 B at 11 Mbit/s lasts 1283 us");
+		EQ(t[3].kbps, 2000, "b: ACK at 2 Mbit/s");
+		/* RTS 20 + 272, CTS +1 prop +10 SIFS, DATA likewise, ACK */
+		EQ(t[1].t, t[0].t + US(272 + 1 + 10), "b: CTS a SIFS after the RTS arrived");
+		EQ(t[2].t, t[1].t + US(248 + 1 + 10), "b: DATA a SIFS after the CTS arrived");
+	}
+	done(m);
+	/* basic rate set {1}: the 802.11b numbers of Bianchi-style setups */
+	m = mk(AQ_STD_B, false, 12);
+	aq_phy_set_basic(&m->phy, only1, 1);
+	n = one_exchange(m, 3, 1500, t, 8);
+	ok(n == 4 && t[0].dur == US(352) && t[1].dur == US(304) && t[3].dur == US(304),
+	   "b, basic {1}: RTS 352 us, CTS 304 us, ACK 304 us at 1 Mbit/s");
+	done(m);
+	/* 802.11g default (basic 1, 2, 5.5, 11): RTS at 11 CCK long
+	 * (192 + 15 = 207 us), CTS at 11 (192 + 11 = 203 us); the ACK to
+	 * 54 Mbit/s OFDM is OFDM: no OFDM basic rate, so the mandatory
+	 * 24 Mbit/s (28 + 6 us) */
+	m = mk(AQ_STD_G, false, 13);
+	n = one_exchange(m, 11, 1534, t, 8);
+	ok(n == 4 && t[0].kbps == 11000 && t[0].dur == US(207) && t[1].dur == US(203) &&
+	   t[3].kbps == 24000 && t[3].dur == US(34),
+	   "g: RTS 207 us and CTS 203 us at 11 Mbit/s CCK, ACK 34 us at 24 OFDM");
+	done(m);
+}
+
+/* ---------------------------------------------- receiver state and EIFS */
+
+static void test_eifs_rules(void)
+{
+	struct aq_medium *m;
+	int k, a, b, c, h;
+
+	/* a and b start in the same slot at equal power: the bystander c
+	 * decodes neither PHY header (SINR 0 dB < 4 dB), so no EIFS */
+	m = mk(AQ_STD_G, false, 21);
+	k = aq_radio_add(m, "sink", NULL);
+	a = aq_radio_add(m, "a", NULL);
+	b = aq_radio_add(m, "b", NULL);
+	c = aq_radio_add(m, "c", NULL);
+	m->radio[a].ac[AQ_AC_BE].backoff = 4;
+	m->radio[b].ac[AQ_AC_BE].backoff = 4;
+	aq_enqueue(m, mkframe(a, k, 1534, 11, 7, 2412));
+	aq_enqueue(m, mkframe(b, k, 1534, 11, 7, 2412));
+	aq_run_until(m, US(340));
+	EQ(m->st.same_slot_collisions, 1, "same-slot collision");
+	ok(!m->radio[c].eifs && !m->radio[k].eifs,
+	   "no EIFS at the bystander or the sink after a same-slot collision");
+	ok(m->radio[c].rx_hdr_lost >= 1, "the bystander lost the PHY header (%llu)",
+	   (unsigned long long)m->radio[c].rx_hdr_lost);
+	done(m);
+
+	/* a hidden node h starts after a's PHY header reached c and k: the
+	 * header was received, the frame fails (no capture): EIFS at c */
+	m = mk(AQ_STD_G, false, 22);
+	k = aq_radio_add(m, "sink", NULL);
+	a = aq_radio_add(m, "a", NULL);
+	c = aq_radio_add(m, "c", NULL);
+	h = aq_radio_add(m, "h", NULL);
+	aq_link_set_snr(m, a, h, -60);
+	aq_link_set_snr(m, h, a, -60);
+	m->radio[a].ac[AQ_AC_BE].backoff = 0;	/* starts at 28 us */
+	m->radio[h].ac[AQ_AC_BE].backoff = 3;	/* 55 us: a's header ended 49 */
+	aq_enqueue(m, mkframe(a, k, 1534, 11, 7, 2412));
+	aq_enqueue(m, mkframe(h, k, 1534, 11, 7, 2412));
+	aq_run_until(m, US(290));		/* a's frame ended at 283 */
+	ok(m->radio[c].eifs, "EIFS at the bystander after a frame with a good header and a bad FCS");
+	ok(m->radio[k].eifs, "EIFS at the receiver, whose frame failed after its header");
+	EQ(m->radio[c].rx_hdr_lost, 0, "c kept the lock past the header");
+	done(m);
+}
+
+/* capture decides by power, not by which event the medium handles first */
+static void test_capture_order(void)
+{
+	for (int order = 0; order < 2; order++) {
+		struct aq_medium *m = mk(AQ_STD_G, false, 31);
+		int k, near, far;
+
+		m->phy.capture = true;
+		k = aq_radio_add(m, "sink", NULL);
+		if (order == 0) {
+			near = aq_radio_add(m, "near", NULL);
+			far = aq_radio_add(m, "far", NULL);
+		} else {
+			far = aq_radio_add(m, "far", NULL);
+			near = aq_radio_add(m, "near", NULL);
+		}
+		aq_link_set_snr(m, near, k, 40);
+		aq_link_set_snr(m, far, k, 10);	/* -81 dBm: above CCA */
+		m->radio[near].ac[AQ_AC_BE].backoff = 4;
+		m->radio[far].ac[AQ_AC_BE].backoff = 4;
+		aq_enqueue(m, mkframe(near, k, 1534, 11, 7, 2412));
+		aq_enqueue(m, mkframe(far, k, 1534, 11, 7, 2412));
+		aq_run_until(m, US(370));	/* the ACK ends at 363 us */
+		ok(m->radio[near].ac[AQ_AC_BE].st.successes == 1 &&
+		   m->radio[far].ac[AQ_AC_BE].st.successes == 0,
+		   "capture (%s first): the 40 dB frame survives the same-slot 10 dB one",
+		   order ? "far" : "near");
+		done(m);
+	}
+}
+
 int main(void)
 {
 	test_airtime();
@@ -740,6 +908,9 @@ int main(void)
 	test_classify();
 	test_ampdu();
 	test_config();
+	test_ctrl_rates();
+	test_eifs_rules();
+	test_capture_order();
 	printf("1..%d\n", n_test);
 	return 0;
 }
