@@ -266,8 +266,11 @@ def scenario_html(name, s, points, figs):
     h.append("<p>Made by: " + ", ".join(f"<code>{e(c)}</code>" for c in cmds if c) + "</p>")
     r0 = runs[0]
     med = (r0.get("medium") or {}).get("config") or {}
+    st = ((r0.get("medium") or {}).get("delta") or {}).get("settings") or {}
+    rules = ", ".join(f"{k} {v}" for k, v in st.items()) if st else "no medium"
     h.append(f"<p class='note'>Clock: {e(str(r0['guest'].get('clock')))}; PHY "
-             f"{e(str((med.get('phy') or {}).get('standard', '-')))}; parameters: "
+             f"{e(str((med.get('phy') or {}).get('standard', '-')))}; the medium's rules in "
+             f"force: {e(rules)}; parameters: "
              + e(", ".join(f"{k}={v}" for k, v in sorted(r0["params"].items())
                            if k not in r0["point"])) + "</p>")
     for slug in sorted(points):
