@@ -452,18 +452,73 @@ static void ebdp_reset(struct Qdisc *sch)
 /* ------------------------------------------------------------------ */
 /* Configuration                                                       */
 
+/*
+ * Ranges of the values accepted.  NLA_POLICY_RANGE() and NLA_POLICY_MAX()
+ * hold their bounds in s16, so the u32 attributes give theirs here.
+ */
+static const struct netlink_range_validation ebdp_tmax_range = {
+	.min = 1,
+	.max = TC_EBDP_TMAX_MAX,
+};
+
+static const struct netlink_range_validation ebdp_c_range = {
+	.min = 0,
+	.max = TC_EBDP_QMAX_MAX,
+};
+
+/* qmax and qmin */
+static const struct netlink_range_validation ebdp_qlen_range = {
+	.min = 1,
+	.max = TC_EBDP_QMAX_MAX,
+};
+
+static const struct netlink_range_validation ebdp_weight_range = {
+	.min = 1,
+	.max = 1U << TC_EBDP_WEIGHT_SHIFT,
+};
+
+static const struct netlink_range_validation ebdp_acklimit_range = {
+	.min = 1,
+	.max = TC_EBDP_ACKLIMIT_MAX,
+};
+
+static const struct netlink_range_validation ebdp_interval_range = {
+	.min = TC_EBDP_INTERVAL_MIN,
+	.max = TC_EBDP_INTERVAL_MAX,
+};
+
+static const struct netlink_range_validation ebdp_alt_coef_range = {
+	.min = 0,
+	.max = TC_EBDP_ALT_COEF_MAX,
+};
+
+/*
+ * Parsed strictly (nla_parse_nested()): the core rejects unknown attribute
+ * types, lengths other than the type's, NLA_F_NESTED on a scalar, a
+ * TCA_OPTIONS without NLA_F_NESTED and values out of range, with its own
+ * extack message pointing at the attribute and the policy's bounds.
+ */
 static const struct nla_policy ebdp_policy[TCA_EBDP_MAX + 1] = {
-	[TCA_EBDP_TMAX]		= { .type = NLA_U32 },
-	[TCA_EBDP_C]		= { .type = NLA_U32 },
-	[TCA_EBDP_QMAX]		= { .type = NLA_U32 },
-	[TCA_EBDP_WEIGHT]	= { .type = NLA_U32 },
-	[TCA_EBDP_MODE]		= { .type = NLA_U8 },
-	[TCA_EBDP_ACKPRIO]	= { .type = NLA_U8 },
-	[TCA_EBDP_ACKLIMIT]	= { .type = NLA_U32 },
-	[TCA_EBDP_INTERVAL]	= { .type = NLA_U32 },
-	[TCA_EBDP_QMIN]		= { .type = NLA_U32 },
-	[TCA_EBDP_ALT_A]	= { .type = NLA_U32 },
-	[TCA_EBDP_ALT_B]	= { .type = NLA_U32 },
+	[TCA_EBDP_TMAX]		= NLA_POLICY_FULL_RANGE(NLA_U32,
+							&ebdp_tmax_range),
+	[TCA_EBDP_C]		= NLA_POLICY_FULL_RANGE(NLA_U32, &ebdp_c_range),
+	[TCA_EBDP_QMAX]		= NLA_POLICY_FULL_RANGE(NLA_U32,
+							&ebdp_qlen_range),
+	[TCA_EBDP_WEIGHT]	= NLA_POLICY_FULL_RANGE(NLA_U32,
+							&ebdp_weight_range),
+	[TCA_EBDP_MODE]		= NLA_POLICY_MAX(NLA_U8,
+						 __TC_EBDP_MODE_MAX - 1),
+	[TCA_EBDP_ACKPRIO]	= NLA_POLICY_MAX(NLA_U8, 1),
+	[TCA_EBDP_ACKLIMIT]	= NLA_POLICY_FULL_RANGE(NLA_U32,
+							&ebdp_acklimit_range),
+	[TCA_EBDP_INTERVAL]	= NLA_POLICY_FULL_RANGE(NLA_U32,
+							&ebdp_interval_range),
+	[TCA_EBDP_QMIN]		= NLA_POLICY_FULL_RANGE(NLA_U32,
+							&ebdp_qlen_range),
+	[TCA_EBDP_ALT_A]	= NLA_POLICY_FULL_RANGE(NLA_U32,
+							&ebdp_alt_coef_range),
+	[TCA_EBDP_ALT_B]	= NLA_POLICY_FULL_RANGE(NLA_U32,
+							&ebdp_alt_coef_range),
 };
 
 /* Every value a user can set, validated as a whole before any is applied. */
@@ -481,78 +536,56 @@ struct ebdp_params {
 	u32 alt_b;
 };
 
-/* One attribute's range; the message names the attribute, tc option, unit. */
-struct ebdp_attr_range {
-	const char *name;
-	const char *unit;
-	u32 min;
-	u32 max;
-	size_t off;
-};
+/*
+ * The one check the policy cannot make.  qmin and qmax are at most
+ * TC_EBDP_QMAX_MAX (5 digits) here, so the message is at most 69
+ * characters and fits in extack's buffer (NETLINK_MAX_FMTMSG_LEN).
+ */
+#define EBDP_QMIN_MSG \
+	"TCA_EBDP_QMIN (qmin) %u must not exceed TCA_EBDP_QMAX (qmax) %u"
+static_assert(sizeof(EBDP_QMIN_MSG) - 2 * sizeof("%u") + 2 * sizeof("65535")
+	      <= NETLINK_MAX_FMTMSG_LEN);
+static_assert(TC_EBDP_QMAX_MAX <= 65535);
 
-#define EBDP_RANGE(attr, _name, _unit, _min, _max, field)		\
-	[attr] = { .name = _name, .unit = _unit, .min = _min, .max = _max, \
-		   .off = offsetof(struct ebdp_params, field) }
+static void ebdp_get_u32(u32 *v, const struct nlattr *attr)
+{
+	if (attr)
+		*v = nla_get_u32(attr);
+}
 
-static const struct ebdp_attr_range ebdp_ranges[TCA_EBDP_MAX + 1] = {
-	EBDP_RANGE(TCA_EBDP_TMAX, "TCA_EBDP_TMAX (tmax)", "us",
-		   1, TC_EBDP_TMAX_MAX, tmax_us),
-	EBDP_RANGE(TCA_EBDP_C, "TCA_EBDP_C (c)", "packets",
-		   0, TC_EBDP_QMAX_MAX, c),
-	EBDP_RANGE(TCA_EBDP_QMAX, "TCA_EBDP_QMAX (qmax)", "packets",
-		   1, TC_EBDP_QMAX_MAX, qmax),
-	EBDP_RANGE(TCA_EBDP_WEIGHT, "TCA_EBDP_WEIGHT (weight)",
-		   "/65536, i.e. W in (0, 1]", 1, 1U << TC_EBDP_WEIGHT_SHIFT,
-		   weight),
-	EBDP_RANGE(TCA_EBDP_MODE, "TCA_EBDP_MODE (mode)",
-		   "(0 ebdp, 1 alt, 2 astar)", 0, __TC_EBDP_MODE_MAX - 1, mode),
-	EBDP_RANGE(TCA_EBDP_ACKPRIO, "TCA_EBDP_ACKPRIO (ackprio)", "(flag)",
-		   0, 1, ackprio),
-	EBDP_RANGE(TCA_EBDP_ACKLIMIT, "TCA_EBDP_ACKLIMIT (acklimit)",
-		   "packets", 1, TC_EBDP_ACKLIMIT_MAX, acklimit),
-	EBDP_RANGE(TCA_EBDP_INTERVAL, "TCA_EBDP_INTERVAL (interval)", "us",
-		   TC_EBDP_INTERVAL_MIN, TC_EBDP_INTERVAL_MAX, interval_us),
-	EBDP_RANGE(TCA_EBDP_QMIN, "TCA_EBDP_QMIN (qmin)", "packets",
-		   1, TC_EBDP_QMAX_MAX, qmin),
-	EBDP_RANGE(TCA_EBDP_ALT_A, "TCA_EBDP_ALT_A (alt_a)", "packets/s",
-		   0, TC_EBDP_ALT_COEF_MAX, alt_a),
-	EBDP_RANGE(TCA_EBDP_ALT_B, "TCA_EBDP_ALT_B (alt_b)", "packets/s",
-		   0, TC_EBDP_ALT_COEF_MAX, alt_b),
-};
+static void ebdp_get_u8(u32 *v, const struct nlattr *attr)
+{
+	if (attr)
+		*v = nla_get_u8(attr);
+}
 
 static int ebdp_parse(struct nlattr *opt, struct ebdp_params *p,
 		      struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[TCA_EBDP_MAX + 1];
-	int err, i;
+	int err;
 
-	err = nla_parse_nested_deprecated(tb, TCA_EBDP_MAX, opt, ebdp_policy,
-					  extack);
+	err = nla_parse_nested(tb, TCA_EBDP_MAX, opt, ebdp_policy, extack);
 	if (err < 0)
 		return err;
 
-	for (i = 1; i <= TCA_EBDP_MAX; i++) {
-		const struct ebdp_attr_range *r = &ebdp_ranges[i];
-		u32 v;
+	ebdp_get_u32(&p->tmax_us, tb[TCA_EBDP_TMAX]);
+	ebdp_get_u32(&p->c, tb[TCA_EBDP_C]);
+	ebdp_get_u32(&p->qmax, tb[TCA_EBDP_QMAX]);
+	ebdp_get_u32(&p->weight, tb[TCA_EBDP_WEIGHT]);
+	ebdp_get_u8(&p->mode, tb[TCA_EBDP_MODE]);
+	ebdp_get_u8(&p->ackprio, tb[TCA_EBDP_ACKPRIO]);
+	ebdp_get_u32(&p->acklimit, tb[TCA_EBDP_ACKLIMIT]);
+	ebdp_get_u32(&p->interval_us, tb[TCA_EBDP_INTERVAL]);
+	ebdp_get_u32(&p->qmin, tb[TCA_EBDP_QMIN]);
+	ebdp_get_u32(&p->alt_a, tb[TCA_EBDP_ALT_A]);
+	ebdp_get_u32(&p->alt_b, tb[TCA_EBDP_ALT_B]);
 
-		if (!tb[i])
-			continue;
-		v = ebdp_policy[i].type == NLA_U8 ? nla_get_u8(tb[i]) :
-						     nla_get_u32(tb[i]);
-		if (v < r->min || v > r->max) {
-			NL_SET_ERR_MSG_ATTR_FMT(extack, tb[i],
-						"%s must be %u..%u %s, got %u",
-						r->name, r->min, r->max,
-						r->unit, v);
-			return -EINVAL;
-		}
-		*(u32 *)((u8 *)p + r->off) = v;
-	}
-
+	/* against the values given or, for those not given, the current ones */
 	if (p->qmin > p->qmax) {
-		NL_SET_ERR_MSG_FMT(extack,
-				   "TCA_EBDP_QMIN (qmin) %u must not exceed TCA_EBDP_QMAX (qmax) %u",
-				   p->qmin, p->qmax);
+		NL_SET_ERR_MSG_ATTR_FMT(extack, tb[TCA_EBDP_QMIN] ?:
+					tb[TCA_EBDP_QMAX], EBDP_QMIN_MSG,
+					p->qmin, p->qmax);
 		return -EINVAL;
 	}
 	return 0;

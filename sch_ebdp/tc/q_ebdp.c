@@ -4,9 +4,10 @@
  *
  * Built against the iproute2 source of the installed tc (see Makefile);
  * tc dlopen()s it from TC_LIB_DIR or /usr/lib/tc and looks up
- * ebdp_qdisc_util.  Range checks are left to the kernel, whose extack
- * message names the attribute and the allowed range; the plugin only
- * rejects what it cannot parse.
+ * ebdp_qdisc_util.  Range checks are left to the kernel, which parses
+ * TCA_OPTIONS strictly (it must carry NLA_F_NESTED) and answers a value out
+ * of range with an extack message; the plugin only rejects what it cannot
+ * parse.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -188,7 +189,7 @@ static int ebdp_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		argv++;
 	}
 
-	tail = addattr_nest(n, 1024, TCA_OPTIONS);
+	tail = addattr_nest(n, 1024, TCA_OPTIONS | NLA_F_NESTED);
 	for (i = 1; i <= TCA_EBDP_MAX; i++)
 		if (have[i])
 			addattr32(n, 1024, i, u32v[i]);

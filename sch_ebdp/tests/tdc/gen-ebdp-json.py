@@ -51,6 +51,12 @@ opt("alt_a 20", "alt_a 10", "alt_a 20")
 opt("alt_b 3", "alt_b 1", "alt_b 3")
 case("Create EBDP with every option", ADD + " tmax 100ms c 3 qmax 200 weight 1/8 mode astar ackprio acklimit 32 interval 500ms qmin 4 alt_a 15 alt_b 2",
      "0", SHOW, show("tmax 100ms c 3 qmax 200p weight 0.125 mode astar ackprio acklimit 32p interval 500ms qmin 4p alt_a 15 alt_b 2"))
+case("Create EBDP with every option at its lower bound",
+     ADD + " tmax 1us c 0 qmax 1 weight 1/65536 mode ebdp noackprio acklimit 1 interval 1ms qmin 1 alt_a 0 alt_b 0",
+     "0", SHOW, show(r"tmax 1us c 0 qmax 1p weight 1\.52588e-05 mode ebdp noackprio acklimit 1p interval 1ms qmin 1p alt_a 0 alt_b 0"))
+case("Create EBDP with every option at its upper bound",
+     ADD + " tmax 10s c 65535 qmax 65535 weight 1 mode astar ackprio acklimit 65535 interval 60s qmin 65535 alt_a 100000 alt_b 100000",
+     "0", SHOW, show("tmax 10s c 65535 qmax 65535p weight 1 mode astar ackprio acklimit 65535p interval 60s qmin 65535p alt_a 100000 alt_b 100000"))
 case("Change EBDP tmax and qmax, other options kept", "$TC qdisc change dev $DUMMY handle 1: root ebdp tmax 100ms qmax 50",
      "0", SHOW, show(DEF.replace("tmax 200ms", "tmax 100ms").replace("qmax 400p", "qmax 50p").replace("mode ebdp noackprio", "mode alt ackprio")),
      setup=[ADD + " mode alt ackprio"])
@@ -84,29 +90,39 @@ def bad(o, msg, rc="2"):
          "sh -c '$TC qdisc change dev $DUMMY handle 1: root ebdp %s 2>&1; $TC qdisc show dev $DUMMY'" % o,
          msg + ".*" + show(DEF), setup=[ADD])
 K = "Error: "
-bad("tmax 0", K + r"TCA_EBDP_TMAX \(tmax\) must be 1\.\.10000000 us, got 0")
-bad("tmax 11s", K + r"TCA_EBDP_TMAX \(tmax\) must be 1\.\.10000000 us, got 11000000")
-bad("c 65536", K + r"TCA_EBDP_C \(c\) must be 0\.\.65535 packets, got 65536")
-bad("qmax 0", K + r"TCA_EBDP_QMAX \(qmax\) must be 1\.\.65535 packets, got 0")
-bad("qmax 65536", K + r"TCA_EBDP_QMAX \(qmax\) must be 1\.\.65535 packets, got 65536")
-bad("weight 0", K + r"TCA_EBDP_WEIGHT \(weight\) must be 1\.\.65536 /65536, i\.e\. W in \(0, 1\], got 0")
-bad("weight 1.5", K + r"TCA_EBDP_WEIGHT \(weight\) must be 1\.\.65536 /65536, i\.e\. W in \(0, 1\], got 98304")
-bad("weight 0.000001", K + r"TCA_EBDP_WEIGHT \(weight\) must be 1\.\.65536 /65536, i\.e\. W in \(0, 1\], got 0")
-bad("acklimit 0", K + r"TCA_EBDP_ACKLIMIT \(acklimit\) must be 1\.\.65535 packets, got 0")
-bad("interval 500us", K + r"TCA_EBDP_INTERVAL \(interval\) must be 1000\.\.60000000 us, got 500")
-bad("interval 61s", K + r"TCA_EBDP_INTERVAL \(interval\) must be 1000\.\.60000000 us, got 61000000")
-bad("qmin 0", K + r"TCA_EBDP_QMIN \(qmin\) must be 1\.\.65535 packets, got 0")
+# Out-of-range values are rejected by the policy (strict parsing) with the
+# netlink core's message; it points at the attribute (NLMSGERR_ATTR_OFFS) and
+# reports the bounds (NLMSGERR_ATTR_POLICY), which tc does not print.
+R = K + r"integer out of range\."
+bad("tmax 0", R)
+bad("tmax 11s", R)
+bad("c 65536", R)
+bad("qmax 0", R)
+bad("qmax 65536", R)
+bad("weight 0", R)
+bad("weight 1.5", R)
+bad("weight 0.000001", R)
+# 13107200: the message that used to name the value took 81 bytes, and
+# extack's buffer holds 80 ("truncated extack")
+bad("weight 200", R)
+bad("acklimit 0", R)
+bad("acklimit 65536", R)
+bad("interval 500us", R)
+bad("interval 61s", R)
+bad("qmin 0", R)
+bad("qmin 65536", R)
 bad("qmin 500", K + r"TCA_EBDP_QMIN \(qmin\) 500 must not exceed TCA_EBDP_QMAX \(qmax\) 400")
-bad("alt_a 100001", K + r"TCA_EBDP_ALT_A \(alt_a\) must be 0\.\.100000 packets/s, got 100001")
-bad("alt_b 100001", K + r"TCA_EBDP_ALT_B \(alt_b\) must be 0\.\.100000 packets/s, got 100001")
-bad("tmax 100ms qmax 0", K + r"TCA_EBDP_QMAX \(qmax\) must be 1\.\.65535 packets, got 0")
+bad("qmax 3", K + r"TCA_EBDP_QMIN \(qmin\) 5 must not exceed TCA_EBDP_QMAX \(qmax\) 3")
+bad("alt_a 100001", R)
+bad("alt_b 100001", R)
+bad("tmax 100ms qmax 0", R)
 bad("mode foo", r"Illegal \"mode\": foo \(ebdp, alt or astar\)", rc="1")
 bad("c -1", r"Illegal \"c\": -1 \(a non-negative integer\)", rc="1")
 bad("weight abc", r"Illegal \"weight\": abc", rc="1")
 bad("bogus 1", r"What is \"bogus\"\?", rc="1")
 case("Reject EBDP tmax 0 on create, no qdisc added", ADD + " tmax 0", "2",
      "sh -c '%s tmax 0 2>&1; $TC qdisc show dev $DUMMY'" % ADD,
-     K + r"TCA_EBDP_TMAX \(tmax\) must be 1\.\.10000000 us, got 0(?!.*qdisc ebdp)", teardown=[])
+     R + r"(?!.*qdisc ebdp)", teardown=[])
 case("Reject EBDP qmin above qmax on create", ADD + " qmax 10 qmin 20", "2",
      "sh -c '%s qmax 10 qmin 20 2>&1; $TC qdisc show dev $DUMMY'" % ADD,
      K + r"TCA_EBDP_QMIN \(qmin\) 20 must not exceed TCA_EBDP_QMAX \(qmax\) 10(?!.*qdisc ebdp)", teardown=[])
