@@ -22,8 +22,24 @@ def pyplot():
     return plt
 
 
+_COLORS = {}
+
+
 def _style(a):
-    return dict(DEFAULT_STYLE) if a["role"] == "linux-default" else {}
+    """One colour per variant on every plot of a scenario; Linux's default
+    dashed black."""
+    if a["role"] == "linux-default":
+        return dict(DEFAULT_STYLE)
+    return {"color": _COLORS.get(a["runs"][0]["variant"], "C7")}
+
+
+def _set_colors(scn):
+    _COLORS.clear()
+    k = 0
+    for v in scn.get("variant", []):
+        if v["role"] != "linux-default":
+            _COLORS[v["name"]] = f"C{k}"
+            k += 1
 
 
 def _label(name, a):
@@ -37,6 +53,7 @@ def _first_ok(a):
 
 def plot_one(plt, spec, scn, points, path):
     """Draw one plot spec; returns the PNG path or None with a reason."""
+    _set_colors(scn)
     kind = spec["kind"]
     slugs = sorted(points)
     if kind == "sweep":
@@ -83,8 +100,7 @@ def plot_one(plt, spec, scn, points, path):
                 names = list(pt)
                 ys = [(pt[v]["metrics"].get(spec["metric"]) or {}).get("mean") for v in names]
                 es = [(pt[v]["metrics"].get(spec["metric"]) or {}).get("ci95") or 0 for v in names]
-                colors = ["black" if pt[v]["role"] == "linux-default" else f"C{k}"
-                          for k, v in enumerate(names)]
+                colors = [_style(pt[v])["color"] for v in names]
                 ax.bar(range(len(names)), [y or 0 for y in ys], yerr=es, capsize=4,
                        color=colors)
                 ax.set_xticks(range(len(names)), names)
