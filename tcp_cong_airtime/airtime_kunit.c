@@ -248,6 +248,97 @@ static void airtime_test_split_connections(struct kunit *test)
 }
 
 /*
+ * (6)-(9) across slots, as the connections of one station report them: a
+ * station share t_avail_x = 150000 us, r = 0.8.  An idle connection (no
+ * data in the slot, like iperf3's control connection) is not one of the
+ * M_x: the data connection alone gets the whole share, 150000, not half.
+ */
+static void airtime_test_conns_idle(struct kunit *test)
+{
+	struct airtime_conns c = {};
+	struct airtime_split s;
+
+	/* slot 1: the data connection moved 30000 us, the other nothing */
+	airtime_conns_report(&c, 1, true, 30000, true, 150000, 800, &s);
+	airtime_conns_report(&c, 1, true, 0, false, 150000, 800, &s);
+	KUNIT_EXPECT_EQ(test, airtime_conns_m(&c), 1);
+	/* slot 2: the idle one reports first, then the data connection */
+	airtime_conns_report(&c, 2, true, 0, false, 150000, 800, &s);
+	KUNIT_EXPECT_EQ(test, s.n, 1);
+	airtime_conns_report(&c, 2, true, 30000, true, 150000, 800, &s);
+	KUNIT_EXPECT_EQ(test, s.n, 1);
+	KUNIT_EXPECT_EQ(test, s.bar_us, 150000);
+	KUNIT_EXPECT_EQ(test, airtime_split_share_us(&s, 30000), 150000);
+	/* a later look in the same slot reports nothing again */
+	airtime_conns_report(&c, 2, false, 30000, true, 150000, 800, &s);
+	KUNIT_EXPECT_EQ(test, c.active, 1);
+	KUNIT_EXPECT_EQ(test, c.sum_us, 30000);
+	/* nobody active: the share is not divided by zero */
+	c = (struct airtime_conns){};
+	airtime_conns_report(&c, 7, true, 0, false, 150000, 800, &s);
+	KUNIT_EXPECT_EQ(test, s.bar_us, 150000);
+}
+
+/*
+ * Two active connections of a station: the split of
+ * airtime_test_split_connections (t_avail_x 130000, tau 70000 and 10000)
+ * one slot later, as (7)-(8) lag a slot: 115000 and 65000.  The first
+ * report of a slot does not count alone: M_x stays 2.
+ */
+static void airtime_test_conns_active(struct kunit *test)
+{
+	struct airtime_conns c = { .seq = 4, .active = 2 };
+	struct airtime_split s;
+
+	airtime_conns_report(&c, 5, true, 70000, true, 130000, 800, &s);
+	KUNIT_EXPECT_EQ(test, s.n, 2);
+	airtime_conns_report(&c, 5, true, 10000, true, 130000, 800, &s);
+	KUNIT_EXPECT_EQ(test, c.unsat, 1);
+	KUNIT_EXPECT_EQ(test, c.sum_us, 80000);
+	airtime_conns_report(&c, 6, true, 70000, true, 130000, 800, &s);
+	KUNIT_EXPECT_EQ(test, s.n, 2);
+	KUNIT_EXPECT_EQ(test, s.remain_us, 50000);
+	KUNIT_EXPECT_EQ(test, airtime_split_share_us(&s, 70000), 115000);
+	airtime_conns_report(&c, 6, true, 10000, true, 130000, 800, &s);
+	KUNIT_EXPECT_EQ(test, airtime_split_share_us(&s, 10000), 65000);
+	/* one goes idle: it still counts for the slot it was active in */
+	airtime_conns_report(&c, 7, true, 0, false, 130000, 800, &s);
+	KUNIT_EXPECT_EQ(test, s.n, 2);
+	airtime_conns_report(&c, 7, true, 70000, true, 130000, 800, &s);
+	airtime_conns_report(&c, 8, true, 70000, true, 130000, 800, &s);
+	KUNIT_EXPECT_EQ(test, s.n, 1);
+	KUNIT_EXPECT_EQ(test, airtime_split_share_us(&s, 70000), 130000);
+}
+
+/*
+ * A view is stale after two slots: the longer of its T and n * beacon_tu
+ * TU.  The parameters allow 16 * 1000 TU (16.4 s): 32.8 s, which needs
+ * more than 32 bits of nanoseconds (4.29 s); so does the longest slot
+ * accepted as a combination, 4000 TU (8.2 s).
+ */
+static void airtime_test_stale(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, airtime_stale_ns(307200, 3, 100), 614400000ULL);
+	KUNIT_EXPECT_EQ(test, airtime_stale_ns(100000, 3, 100), 614400000ULL);
+	KUNIT_EXPECT_EQ(test, airtime_stale_ns(1000000, 3, 100),
+			2000000000ULL);
+	KUNIT_EXPECT_EQ(test, airtime_stale_ns(307200, 4, 1000),
+			8192000000ULL);
+	KUNIT_EXPECT_EQ(test, airtime_stale_ns(307200, 16, 1000),
+			32768000000ULL);
+	KUNIT_EXPECT_EQ(test, airtime_stale_ns(U32_MAX, 1, 10),
+			2000ULL * U32_MAX);
+
+	KUNIT_EXPECT_TRUE(test, airtime_slot_cfg_ok(3, 100));
+	KUNIT_EXPECT_TRUE(test, airtime_slot_cfg_ok(4, 1000));
+	KUNIT_EXPECT_TRUE(test, airtime_slot_cfg_ok(16, 250));
+	KUNIT_EXPECT_FALSE(test, airtime_slot_cfg_ok(16, 251));
+	KUNIT_EXPECT_FALSE(test, airtime_slot_cfg_ok(5, 1000));
+	KUNIT_EXPECT_FALSE(test, airtime_slot_cfg_ok(16, 1000));
+	KUNIT_EXPECT_FALSE(test, airtime_slot_cfg_ok(0, 100));
+}
+
+/*
  * Stations beyond the view's table: N = 4, one listed at 100000, three
  * summed to 60000 (20000 each).  t_bar = 75000, threshold 60000: the listed
  * one is unsatisfied, the others not; remain = 300000 - 160000 = 140000.
@@ -338,6 +429,9 @@ static struct kunit_case airtime_model_cases[] = {
 	KUNIT_CASE(airtime_test_split_none_satisfied),
 	KUNIT_CASE(airtime_test_split_connections),
 	KUNIT_CASE(airtime_test_split_many),
+	KUNIT_CASE(airtime_test_conns_idle),
+	KUNIT_CASE(airtime_test_conns_active),
+	KUNIT_CASE(airtime_test_stale),
 	KUNIT_CASE(airtime_test_theta_wnd),
 	KUNIT_CASE(airtime_test_jain),
 	{}

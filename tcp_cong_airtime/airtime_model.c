@@ -352,6 +352,83 @@ void airtime_split(struct airtime_split *s, u32 avail_us, u32 r_permille,
 	airtime_split_finish(s);
 }
 
+/* M_x: the connections that moved data in the slot (so far) or the last */
+u32 airtime_conns_m(const struct airtime_conns *c)
+{
+	return max(c->active, c->prev_active);
+}
+
+/**
+ * airtime_conns_report - account one connection's slot, split t_avail_x
+ * @c: the sums of the connections of station x
+ * @seq: the slot of the view the connection computes with
+ * @report: it sees the view of slot @seq for the first time: @tau_us and
+ *	@active describe its part of that slot
+ * @tau_us: its occupancy tau_x,j in the slot
+ * @active: it sent or received data in the slot
+ * @x_avail_us: t_avail_x (5)
+ * @r_permille: satisfaction threshold r
+ * @conn: set to the split (6)-(9) of @x_avail_us, ready for
+ *	airtime_split_share_us()
+ *
+ * M_x (6) counts only the connections that moved data: an idle connection
+ * of the station (iperf3's control connection, a keep-alive) takes no
+ * share.  It is the larger of this slot's count so far and the last slot's,
+ * so that the first connection to report a slot does not count alone.
+ * (7)-(8) use the last slot's complete sums: a one-slot lag.
+ */
+void airtime_conns_report(struct airtime_conns *c, u32 seq, bool report,
+			  u32 tau_us, bool active, u32 x_avail_us,
+			  u32 r_permille, struct airtime_split *conn)
+{
+	if (c->seq != seq) {
+		c->prev_active = c->active;
+		c->prev_unsat = c->unsat;
+		c->prev_sum_us = c->sum_us;
+		c->active = 0;
+		c->unsat = 0;
+		c->sum_us = 0;
+		c->seq = seq;
+	}
+	if (report && active)
+		c->active++;
+	airtime_split_init(conn, x_avail_us, airtime_conns_m(c), r_permille);
+	if (report && active) {
+		c->sum_us += tau_us;
+		if (airtime_unsatisfied(conn, tau_us))
+			c->unsat++;
+	}
+	conn->used_us = c->prev_sum_us;
+	conn->n_unsat = c->prev_unsat;
+	airtime_split_finish(conn);
+}
+
+/**
+ * airtime_stale_ns - age beyond which a view is stale
+ * @view_slot_us: the view's slot T
+ * @n: configured slot in beacon intervals
+ * @beacon_tu: configured beacon interval, TU
+ *
+ * AIRTIME_STALE_SLOTS of the longer of the view's slot and the configured
+ * one (a slot that ended early is shorter than the wait for the next).  In
+ * 64 bits: two slots of 16 * 1000 TU are 32.8 s, beyond 32-bit
+ * nanoseconds.
+ */
+u64 airtime_stale_ns(u32 view_slot_us, u32 n, u32 beacon_tu)
+{
+	u64 cfg_us = (u64)n * beacon_tu * AIRTIME_TU_US;
+
+	return NSEC_PER_USEC * AIRTIME_STALE_SLOTS *
+	       max_t(u64, view_slot_us, cfg_us);
+}
+
+/* The configured slot, n beacon intervals of beacon_tu, is supported */
+bool airtime_slot_cfg_ok(u32 n, u32 beacon_tu)
+{
+	return n && beacon_tu &&
+	       (u64)n * beacon_tu <= AIRTIME_SLOT_MAX_TU;
+}
+
 /**
  * airtime_cycles_q16 - TCP cycles that fit in the available airtime
  * @tau_avail_us: tau_avail of the connection

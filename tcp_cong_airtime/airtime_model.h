@@ -102,6 +102,19 @@
 /* Default 802.11g protection frame rate: DSSS 1 Mbit/s, long preamble */
 #define AIRTIME_PROT_DEFAULT_KBPS	1000
 
+/* Beacon interval unit (TU), us */
+#define AIRTIME_TU_US			1024
+/* A view older than this many slots is stale: no cap */
+#define AIRTIME_STALE_SLOTS		2
+/*
+ * Longest configured slot (n beacon intervals of beacon_tu), TU: 4.096 s,
+ * more than mac80211's airtime view runs at the usual 100 TU (at most 32
+ * beacon intervals, 3.3 s).  A cap computed from the airtime of a longer
+ * slot no longer follows the load of a WLAN, and a view of an interface
+ * that stopped reporting would keep capping for two such slots.
+ */
+#define AIRTIME_SLOT_MAX_TU		4000
+
 /* Fixed point */
 #define AIRTIME_Q16_SHIFT		16
 #define AIRTIME_PERMILLE		1000
@@ -208,6 +221,38 @@ bool airtime_unsatisfied(const struct airtime_split *s, u32 t_us); /* (4) */
 u32 airtime_split_share_us(const struct airtime_split *s, u32 t_us);
 void airtime_split(struct airtime_split *s, u32 avail_us, u32 r_permille,
 		   const u32 *t_us, u32 n);
+
+/**
+ * struct airtime_conns - the M_x connections of one station x, (6)-(9)
+ * @seq: slot whose reports are being summed
+ * @active: connections that moved data in slot @seq, reported so far
+ * @unsat: connections unsatisfied in slot @seq, reported so far
+ * @sum_us: sum of their occupancy tau_x,j in slot @seq so far
+ * @prev_active: @active of the slot before @seq (complete)
+ * @prev_unsat: @unsat of the slot before @seq
+ * @prev_sum_us: @sum_us of the slot before @seq
+ *
+ * Each connection reports its occupancy of a slot once, when it first sees
+ * the view of the slot's end; the reports of one slot arrive one by one.
+ */
+struct airtime_conns {
+	u32 seq;
+	u32 active;
+	u32 unsat;
+	u64 sum_us;
+	u32 prev_active;
+	u32 prev_unsat;
+	u64 prev_sum_us;
+};
+
+void airtime_conns_report(struct airtime_conns *c, u32 seq, bool report,
+			  u32 tau_us, bool active, u32 x_avail_us,
+			  u32 r_permille, struct airtime_split *conn);
+u32 airtime_conns_m(const struct airtime_conns *c);
+
+/* Age of a view beyond which it is stale, ns; the configured slot check */
+u64 airtime_stale_ns(u32 view_slot_us, u32 n, u32 beacon_tu);
+bool airtime_slot_cfg_ok(u32 n, u32 beacon_tu);
 
 /* (10): TCP cycles per slot (Q16), theta in bytes/s; (13) wnd_max */
 u64 airtime_cycles_q16(u32 tau_avail_us, u32 t_tcp_ns);

@@ -49,7 +49,7 @@
  * does not leave on a Wi-Fi interface, a stale or unusable view) there is
  * no cap and the connection behaves exactly as NewReno (Reno with SACK/
  * NewReno recovery, the kernel's "reno"); the feedback source reported
- * by get_info() and in sysfs says so.
+ * in sysfs and, per connection, in /proc/net/tcp_airtime says so.
  *
  * Receiver.  The paper's receiver sends theta to the sender encoded in the
  * rwnd field, which needs a modified sender.  We instead clamp the receive
@@ -74,7 +74,11 @@
 #include <linux/completion.h>
 #include <linux/workqueue.h>
 #include <linux/timer.h>
-#include <linux/inet_diag.h>
+#include <linux/list.h>
+#include <linux/etherdevice.h>
+#include <linux/proc_fs.h>
+#include <linux/seq_file.h>
+#include <net/net_namespace.h>
 #include <net/tcp.h>
 #include <net/neighbour.h>
 #include <net/dst.h>
@@ -83,10 +87,6 @@
 
 /* Smallest cap, segments: what Reno needs to keep its ACK clock */
 #define AIRTIME_MIN_CWND		2
-/* Beacon interval unit, us (a TU is 1024 us) */
-#define AIRTIME_TU_US			1024
-/* A view older than this many slots is stale: no cap */
-#define AIRTIME_STALE_SLOTS		2
 /* Re-check the view at least this often on a busy connection, ms */
 #define AIRTIME_RECHECK_MS		250
 /* Receiver clamp timer period with and without feedback, ms */
@@ -128,7 +128,19 @@ struct airtime_snap {
 	u16 n_active;
 	u16 n_sta;
 	u32 others_us;
-	struct ieee80211_airtime_view_sta sta[];  /* rate_kbps: READ_ONCE */
+	/* never written once published: readers hold no lock */
+	struct ieee80211_airtime_view_sta sta[];
+};
+
+/*
+ * A PHY rate ->rate_change() reported toward @addr (event D) while the
+ * view of slot @seq was current.  It overrides that view's rate toward
+ * @addr until the next view, which carries the rate itself.
+ */
+struct airtime_rate_upd {
+	u8 addr[ETH_ALEN];
+	u32 seq;
+	u32 rate_kbps;			/* 0: entry unused */
 };
 
 struct airtime_iface {
@@ -138,18 +150,19 @@ struct airtime_iface {
 	int ifindex;			/* for the "views" parameter */
 	char name[IFNAMSIZ];
 	struct airtime_snap __rcu *snap;
+	spinlock_t rate_lock;		/* protects rates[] and rate_next */
+	u8 rate_next;			/* entry to replace when all are current */
+	struct airtime_rate_upd rates[IEEE80211_AIRTIME_VIEW_MAX_STA];
 };
 
-/* The M_x connections of one station x on one interface */
+/* The connections of one station x on one interface */
 struct airtime_group {
 	struct hlist_node node;		/* airtime_groups */
 	const struct net_device *dev;
 	u8 addr[ETH_ALEN];
-	u32 m;				/* connections, under airtime_grp_lock */
-	spinlock_t lock;		/* protects the slot sums below */
-	u32 seq;			/* slot being summed */
-	u64 sum_us, prev_sum_us;	/* sum of tau_x,j */
-	u32 unsat, prev_unsat;		/* M_unsatisfied,x */
+	u32 conns;			/* members, under airtime_grp_lock */
+	spinlock_t lock;		/* protects @sums */
+	struct airtime_conns sums;	/* M_x and the slot sums, (6)-(9) */
 };
 
 /* Receiver clamp timer of one socket (outlives the socket's CC state) */
@@ -159,11 +172,17 @@ struct airtime_rcv {
 	bool dead;			/* CC released; under the socket lock */
 };
 
-/* Per-socket state, in icsk_ca_priv */
+/*
+ * Per-socket state, in icsk_ca_priv (104 bytes: this fills them).  Written
+ * under the socket lock; /proc/net/tcp_airtime reads it without that lock,
+ * as inet_diag reads a congestion control's state.
+ */
 struct airtime_ca {
+	struct list_head node;	/* airtime_socks, from ->init to ->release */
 	struct airtime_group *grp;
 	struct airtime_rcv *rcv;
 	u64 byte_mark;		/* bytes acked + received at slot start */
+	u32 segs_mark;		/* data segments out + in at slot start */
 	u32 gen;		/* airtime_gen when last computed */
 	u32 seq;		/* view seq accounted in the group */
 	u32 theta;		/* bytes/s, (10); 0: no cap */
@@ -172,20 +191,24 @@ struct airtime_ca {
 	u32 share_us;		/* tau_avail, (9) */
 	u32 tau_us;		/* own occupancy in the last slot */
 	u32 rtt_us;		/* RTT_min used in (13) */
+	u32 rate_kbps;		/* C used in (11)-(12) */
 	u32 last_upd;		/* tcp_jiffies32 of the last computation */
 	u32 cwnd_clamp;		/* snd_cwnd_clamp before us */
 	u32 window_clamp;	/* window_clamp before the receiver cap */
 	u16 n_active;		/* N */
-	u8 source;		/* enum airtime_source */
-	bool inited;		/* ->init ran (->release may come without) */
+	u16 m;			/* M_x used in (6) */
 	u8 addr[ETH_ALEN];	/* station x */
-	bool receiving;		/* direction at the last computation */
+	u8 source:3,		/* enum airtime_source */
+	   inited:1,		/* ->init ran (->release may come without) */
+	   receiving:1;		/* direction at the last computation */
 };
 
 static DEFINE_HASHTABLE(airtime_views, AIRTIME_VIEW_HASH_BITS);
 static DEFINE_SPINLOCK(airtime_views_lock);
 static DEFINE_HASHTABLE(airtime_groups, AIRTIME_VIEW_HASH_BITS);
 static DEFINE_SPINLOCK(airtime_grp_lock);
+static LIST_HEAD(airtime_socks);		/* every airtime_ca after ->init */
+static DEFINE_SPINLOCK(airtime_socks_lock);
 static atomic_t airtime_gen = ATOMIC_INIT(1);	/* bumped on any new input */
 static atomic_t airtime_rcv_live = ATOMIC_INIT(0);
 
@@ -236,6 +259,7 @@ static void airtime_fb_slot(const struct ieee80211_airtime_view *view)
 			return;
 		}
 		ifc->dev = view->dev;
+		spin_lock_init(&ifc->rate_lock);
 		hash_add_rcu(airtime_views, &ifc->node, (unsigned long)view->dev);
 	}
 	ifc->ifindex = view->dev->ifindex;
@@ -248,27 +272,70 @@ static void airtime_fb_slot(const struct ieee80211_airtime_view *view)
 	atomic_inc(&airtime_gen);
 }
 
-/* Event (D): a PHY rate changed; the next ACK recomputes with it */
+/*
+ * Event (D): the PHY rate toward @addr changed; the next ACK recomputes
+ * with it.  The published view is never written (its readers hold no
+ * lock): the rate goes to the interface's table of rate changes, keyed by
+ * the peer's address and valid until the next view.  The context is
+ * atomic (tx status), hence the irqsave lock.
+ */
 static void airtime_fb_rate(struct net_device *dev, const u8 *addr,
 			    u32 rate_kbps)
 {
+	struct airtime_rate_upd *upd = NULL, *e;
+	const struct airtime_snap *snap;
 	struct airtime_iface *ifc;
-	struct airtime_snap *snap;
-	u16 i;
+	unsigned long flags;
+	int i;
 
 	rcu_read_lock();
 	ifc = airtime_iface_find(dev);
 	snap = ifc ? rcu_dereference(ifc->snap) : NULL;
-	for (i = 0; snap && i < snap->n_sta; i++) {
-		/* a station's view lists itself: its rate toward the AP */
-		if (ether_addr_equal(snap->sta[i].addr, addr) ||
-		    snap->source != IEEE80211_AIRTIME_SRC_AP) {
-			WRITE_ONCE(snap->sta[i].rate_kbps, rate_kbps);
-			atomic_inc(&airtime_gen);
+	if (!snap)		/* the first view will carry the rate */
+		goto out;
+	spin_lock_irqsave(&ifc->rate_lock, flags);
+	for (i = 0; i < ARRAY_SIZE(ifc->rates); i++) {
+		e = &ifc->rates[i];
+		if (ether_addr_equal(e->addr, addr)) {
+			upd = e;
+			break;
+		}
+		if (!upd && (!e->rate_kbps || e->seq != snap->seq))
+			upd = e;	/* unused, or of an older view */
+	}
+	if (!upd) {
+		upd = &ifc->rates[ifc->rate_next];
+		ifc->rate_next = (ifc->rate_next + 1) % ARRAY_SIZE(ifc->rates);
+	}
+	ether_addr_copy(upd->addr, addr);
+	upd->seq = snap->seq;
+	upd->rate_kbps = rate_kbps;
+	spin_unlock_irqrestore(&ifc->rate_lock, flags);
+	atomic_inc(&airtime_gen);
+out:
+	rcu_read_unlock();
+}
+
+/* The rate toward @addr: a change reported since @snap, else @rate */
+static u32 airtime_rate_toward(struct airtime_iface *ifc,
+			       const struct airtime_snap *snap,
+			       const u8 *addr, u32 rate)
+{
+	const struct airtime_rate_upd *e;
+	unsigned long flags;
+	int i;
+
+	spin_lock_irqsave(&ifc->rate_lock, flags);
+	for (i = 0; i < ARRAY_SIZE(ifc->rates); i++) {
+		e = &ifc->rates[i];
+		if (e->rate_kbps && e->seq == snap->seq &&
+		    ether_addr_equal(e->addr, addr)) {
+			rate = e->rate_kbps;
 			break;
 		}
 	}
-	rcu_read_unlock();
+	spin_unlock_irqrestore(&ifc->rate_lock, flags);
+	return rate;
 }
 
 static void airtime_views_flush(const struct net_device *dev)
@@ -398,7 +465,7 @@ static struct airtime_group *airtime_group_get(const struct net_device *dev,
 	spin_lock_init(&g->lock);
 	hash_add(airtime_groups, &g->node, key);
 found:
-	g->m++;
+	g->conns++;
 out:
 	spin_unlock_bh(&airtime_grp_lock);
 	return g;
@@ -409,7 +476,7 @@ static void airtime_group_put(struct airtime_group *g)
 	if (!g)
 		return;
 	spin_lock_bh(&airtime_grp_lock);
-	if (!--g->m) {
+	if (!--g->conns) {
 		hash_del(&g->node);
 		kfree(g);
 	}
@@ -417,26 +484,17 @@ static void airtime_group_put(struct airtime_group *g)
 }
 
 /*
- * Report this connection's occupancy of slot @seq and read the group's
- * totals of the slot before, the (7)-(8) inputs of (9).
+ * (6)-(9): report this connection's part of slot @seq (once, @report) and
+ * split t_avail_x among the station's connections that move data.
  */
 static void airtime_group_report(struct airtime_group *g, u32 seq,
-				 u32 tau_us, bool unsat, u32 *m,
-				 u64 *prev_sum, u32 *prev_unsat)
+				 bool report, u32 tau_us, bool active,
+				 u32 x_avail_us, u32 r_permille,
+				 struct airtime_split *conn)
 {
 	spin_lock_bh(&g->lock);
-	if (g->seq != seq) {
-		g->prev_sum_us = g->sum_us;
-		g->prev_unsat = g->unsat;
-		g->sum_us = 0;
-		g->unsat = 0;
-		g->seq = seq;
-	}
-	g->sum_us += tau_us;
-	g->unsat += unsat;
-	*prev_sum = g->prev_sum_us;
-	*prev_unsat = g->prev_unsat;
-	*m = READ_ONCE(g->m);
+	airtime_conns_report(&g->sums, seq, report, tau_us, active,
+			     x_avail_us, r_permille, conn);
 	spin_unlock_bh(&g->lock);
 }
 
@@ -500,14 +558,6 @@ static bool airtime_next_hop(struct sock *sk, struct dst_entry *dst, u8 *addr)
 	return ok;
 }
 
-static u32 airtime_stale_ns(const struct airtime_snap *snap)
-{
-	u64 cfg_us = (u64)READ_ONCE(n) * READ_ONCE(beacon_tu) * AIRTIME_TU_US;
-
-	return (u32)min_t(u64, U32_MAX, NSEC_PER_USEC * AIRTIME_STALE_SLOTS *
-			  max_t(u64, snap->slot_us, cfg_us));
-}
-
 static void airtime_no_cap(struct airtime_ca *ca, u8 source)
 {
 	ca->source = source;
@@ -515,6 +565,8 @@ static void airtime_no_cap(struct airtime_ca *ca, u8 source)
 	ca->wnd_max = 0;
 	ca->share_us = 0;
 	ca->n_active = 0;
+	ca->m = 0;
+	ca->rate_kbps = 0;
 }
 
 /*
@@ -528,14 +580,14 @@ static void __airtime_update(struct sock *sk)
 	struct tcp_sock *tp = tcp_sk(sk);
 	u32 gen = atomic_read(&airtime_gen);
 	u32 r_pm = READ_ONCE(r) * 10, mss, hdr, t_tcp, rate = 0, t_x = 0;
-	u32 m, prev_unsat, i, rtt, n_act, x_avail, tau_us, rx_rate = 0;
-	const struct airtime_iface *ifc;
+	u32 i, rtt, n_act, x_avail, segs, rx_rate = 0;
+	bool found = false, new_slot, receiving, have_peer, active = false;
 	const struct airtime_snap *snap;
 	struct airtime_split bss, conn;
+	u8 addr[ETH_ALEN], peer[ETH_ALEN];
+	struct airtime_iface *ifc;
 	struct dst_entry *dst;
-	u64 bytes, prev_sum, theta;
-	bool found = false, new_slot, receiving;
-	u8 addr[ETH_ALEN];
+	u64 bytes, theta;
 
 	/*
 	 * A connection that starts by sending (a request, iperf3's cookie)
@@ -563,17 +615,24 @@ static void __airtime_update(struct sock *sk)
 		airtime_no_cap(ca, AIRTIME_SRC_NOVIEW);
 		goto unlock;
 	}
-	if (ktime_get_ns() - snap->stamp_ns > airtime_stale_ns(snap)) {
+	if (ktime_get_ns() - snap->stamp_ns >
+	    airtime_stale_ns(snap->slot_us, READ_ONCE(n),
+			     READ_ONCE(beacon_tu))) {
 		airtime_no_cap(ca, AIRTIME_SRC_STALE);
 		goto unlock;
 	}
 
-	/* station x: the next hop at an AP, ourselves at a station */
+	/*
+	 * Station x: the next hop at an AP, ourselves at a station.  The
+	 * next hop is also the peer whose rate changes (event D) apply.
+	 */
+	have_peer = airtime_next_hop(sk, dst, peer);
 	if (snap->source == IEEE80211_AIRTIME_SRC_AP) {
-		if (!airtime_next_hop(sk, dst, addr)) {
+		if (!have_peer) {
 			airtime_no_cap(ca, AIRTIME_SRC_NOVIEW);
 			goto unlock;
 		}
+		ether_addr_copy(addr, peer);
 		for (i = 0; i < snap->n_sta; i++)
 			if (ether_addr_equal(snap->sta[i].addr, addr))
 				break;
@@ -587,9 +646,11 @@ static void __airtime_update(struct sock *sk)
 	if (i < snap->n_sta) {
 		found = true;
 		t_x = snap->sta[i].occ_us;
-		rate = READ_ONCE(snap->sta[i].rate_kbps);
+		rate = snap->sta[i].rate_kbps;
 		rx_rate = snap->sta[i].rx_rate_kbps;
 	}
+	if (have_peer)
+		rate = airtime_rate_toward(ifc, snap, peer, rate);
 
 	/*
 	 * (1)-(5).  A station x not in the view is about to become active:
@@ -633,8 +694,10 @@ static void __airtime_update(struct sock *sk)
 	t_tcp = airtime_t_tcp(rate, mss, hdr);
 	if (!t_tcp) {
 		airtime_no_cap(ca, AIRTIME_SRC_NORATE);
+		ca->rate_kbps = rate;
 		goto unlock;
 	}
+	ca->rate_kbps = rate;
 
 	/* join the group of station x */
 	if (!ca->grp || !ether_addr_equal(ca->addr, addr) ||
@@ -644,6 +707,7 @@ static void __airtime_update(struct sock *sk)
 		ether_addr_copy(ca->addr, addr);
 		ca->seq = snap->seq;
 		ca->byte_mark = tp->bytes_acked + tp->bytes_received;
+		ca->segs_mark = tp->data_segs_out + tp->data_segs_in;
 	}
 	if (!ca->grp) {
 		airtime_no_cap(ca, AIRTIME_SRC_NOVIEW);
@@ -652,28 +716,27 @@ static void __airtime_update(struct sock *sk)
 
 	/*
 	 * (6)-(9): our tau_x,j in the slot that ended, reported once per
-	 * slot; the group's sums of the slot before.
+	 * slot, and whether we moved data in it (sent or received a data
+	 * segment, or had data acknowledged): M_x counts only those.  The
+	 * group's sums of the slot before.
 	 */
 	new_slot = ca->seq != snap->seq;
 	if (new_slot) {
 		bytes = tp->bytes_acked + tp->bytes_received - ca->byte_mark;
+		segs = tp->data_segs_out + tp->data_segs_in;
+		active = bytes || segs != ca->segs_mark;
 		ca->byte_mark += bytes;
+		ca->segs_mark = segs;
 		ca->seq = snap->seq;
 		ca->tau_us = (u32)min_t(u64, U32_MAX,
 					div64_u64(bytes * t_tcp,
 						  (u64)mss * READ_ONCE(b) *
 						  NSEC_PER_USEC));
 	}
-	tau_us = ca->tau_us;
-	m = READ_ONCE(ca->grp->m);
-	airtime_split_init(&conn, x_avail, m, r_pm);
-	airtime_group_report(ca->grp, snap->seq, new_slot ? tau_us : 0,
-			     new_slot && airtime_unsatisfied(&conn, tau_us),
-			     &m, &prev_sum, &prev_unsat);
-	conn.used_us = prev_sum;
-	conn.n_unsat = prev_unsat;
-	airtime_split_finish(&conn);
-	ca->share_us = airtime_split_share_us(&conn, tau_us);
+	airtime_group_report(ca->grp, snap->seq, new_slot, ca->tau_us, active,
+			     x_avail, r_pm, &conn);
+	ca->m = min_t(u32, conn.n, U16_MAX);
+	ca->share_us = airtime_split_share_us(&conn, ca->tau_us);
 
 	/* (10), (13) */
 	theta = airtime_theta_bps(ca->share_us, t_tcp, mss, READ_ONCE(b),
@@ -737,9 +800,9 @@ static void airtime_update(struct sock *sk)
 
 	__airtime_update(sk);
 	if (ca->wnd_max != wnd_max || ca->source != source)
-		pr_debug("port %u->%u: source %s N %u share %u us theta %u B/s RTT_min %u us wnd_max %u\n",
+		pr_debug("port %u->%u: source %s N %u M %u share %u us theta %u B/s RTT_min %u us wnd_max %u\n",
 			 inet_sk(sk)->inet_num, ntohs(inet_sk(sk)->inet_dport),
-			 airtime_src_names[ca->source], ca->n_active,
+			 airtime_src_names[ca->source], ca->n_active, ca->m,
 			 ca->share_us, ca->theta, ca->rtt_us, ca->wnd_max);
 }
 
@@ -893,6 +956,9 @@ static void airtime_init(struct sock *sk)
 	ca->gen = atomic_read(&airtime_gen) - 1;	/* compute at once */
 	ca->source = AIRTIME_SRC_NONE;
 	ca->inited = true;
+	spin_lock_bh(&airtime_socks_lock);
+	list_add_tail(&ca->node, &airtime_socks);
+	spin_unlock_bh(&airtime_socks_lock);
 	if (!READ_ONCE(airtime_fb_bound))
 		return;
 	airtime_rcv_start(sk);
@@ -916,6 +982,9 @@ static void airtime_release(struct sock *sk)
 
 	if (!ca->inited)
 		return;
+	spin_lock_bh(&airtime_socks_lock);
+	list_del(&ca->node);
+	spin_unlock_bh(&airtime_socks_lock);
 	airtime_rcv_stop(sk);
 	if (ca->rcv_cap) {
 		airtime_no_cap(ca, AIRTIME_SRC_NONE);
@@ -942,33 +1011,14 @@ static u32 airtime_undo_cwnd(struct sock *sk)
 }
 
 /*
- * There is no INET_DIAG attribute for a new congestion control and
- * union tcp_cc_info holds 20 bytes, so we answer with the BBR layout that
- * ss(8) already prints: "bbr:(bw:<theta>,mrtt:<RTT_min>)".  The gains are
- * left 0 so that ss prints nothing misleading; wnd_max = bw * mrtt / mss.
- * Without a cap (NewReno mode) there is nothing to report.
- */
-static size_t airtime_get_info(struct sock *sk, u32 ext, int *attr,
-			       union tcp_cc_info *info)
-{
-	const struct airtime_ca *ca = inet_csk_ca(sk);
-
-	if (!ca->theta)
-		return 0;
-	if (ext & (1 << (INET_DIAG_BBRINFO - 1)) ||
-	    ext & (1 << (INET_DIAG_VEGASINFO - 1))) {
-		memset(&info->bbr, 0, sizeof(info->bbr));
-		info->bbr.bbr_bw_lo = ca->theta;
-		info->bbr.bbr_min_rtt = ca->rtt_us;
-		*attr = INET_DIAG_BBRINFO;
-		return sizeof(info->bbr);
-	}
-	return 0;
-}
-
-/*
  * Never more aggressive than NewReno (a cap only lowers cwnd or rwnd), so,
  * like reno, it is allowed to unprivileged users and as a netns default.
+ *
+ * No ->get_info(): inet_diag has no attribute for a new congestion control,
+ * and ss(8) labels each one it knows by the algorithm that owns it ("bbr:",
+ * "dctcp:"; Vegas's silently replaces the RTT of ss's "send" rate).
+ * Answering with one of those would show our state as another algorithm's.
+ * The per-connection state is in /proc/net/tcp_airtime instead.
  */
 static struct tcp_congestion_ops tcp_airtime __read_mostly = {
 	.flags		= TCP_CONG_NON_RESTRICTED,
@@ -977,9 +1027,107 @@ static struct tcp_congestion_ops tcp_airtime __read_mostly = {
 	.ssthresh	= tcp_reno_ssthresh,
 	.cong_avoid	= airtime_cong_avoid,
 	.undo_cwnd	= airtime_undo_cwnd,
-	.get_info	= airtime_get_info,
 	.owner		= THIS_MODULE,
 	.name		= "airtime",
+};
+
+/* ---- /proc/net/tcp_airtime ------------------------------------------ */
+
+static void *airtime_seq_start(struct seq_file *seq, loff_t *pos)
+	__acquires(&airtime_socks_lock)
+{
+	spin_lock_bh(&airtime_socks_lock);
+	return seq_list_start(&airtime_socks, *pos);
+}
+
+static void *airtime_seq_next(struct seq_file *seq, void *v, loff_t *pos)
+{
+	return seq_list_next(v, &airtime_socks, pos);
+}
+
+static void airtime_seq_stop(struct seq_file *seq, void *v)
+	__releases(&airtime_socks_lock)
+{
+	spin_unlock_bh(&airtime_socks_lock);
+}
+
+/* "addr:port" as ss(8) prints it ("[addr]:port" for IPv6) */
+static void airtime_seq_addrs(struct seq_file *seq, const struct sock *sk)
+{
+	const struct inet_sock *inet = inet_sk(sk);
+
+#if IS_ENABLED(CONFIG_IPV6)
+	if (sk->sk_family == AF_INET6) {
+		seq_printf(seq, "[%pI6c]:%u [%pI6c]:%u",
+			   &sk->sk_v6_rcv_saddr, inet->inet_num,
+			   &sk->sk_v6_daddr, ntohs(inet->inet_dport));
+		return;
+	}
+#endif
+	seq_printf(seq, "%pI4:%u %pI4:%u", &inet->inet_rcv_saddr,
+		   inet->inet_num, &inet->inet_daddr, ntohs(inet->inet_dport));
+}
+
+/*
+ * One line per airtime connection of the reader's network namespace, with
+ * what the cap is made of.  Read under airtime_socks_lock, not the socket
+ * lock: each value is as its socket last wrote it (as inet_diag reads a
+ * congestion control's state), and the socket stays until ->release, which
+ * takes airtime_socks_lock to leave the list.
+ */
+static int airtime_seq_show(struct seq_file *seq, void *v)
+{
+	struct airtime_ca *ca = list_entry(v, struct airtime_ca, node);
+	struct inet_connection_sock *icsk =
+		container_of((void *)ca, struct inet_connection_sock,
+			     icsk_ca_priv);
+	const struct sock *sk = &icsk->icsk_inet.sk;
+	const struct tcp_sock *tp = tcp_sk(sk);
+	u8 source = ca->source;
+	bool receiving = ca->receiving;
+	u32 mss;
+
+	if (!net_eq(sock_net(sk), seq_file_net(seq)))
+		return 0;
+	mss = receiving ? READ_ONCE(icsk->icsk_ack.rcv_mss) : 0;
+	if (!mss)
+		mss = READ_ONCE(tp->mss_cache);
+	airtime_seq_addrs(seq, sk);
+	seq_printf(seq, " dir %s source %s N %u M %u sta %pM rate %u mss %u tau %u share %u theta %u rtt_min %u wnd_max %u cwnd %u rcv_cap %u\n",
+		   receiving ? "recv" : "send",
+		   source < ARRAY_SIZE(airtime_src_names) ?
+		   airtime_src_names[source] : "?",
+		   READ_ONCE(ca->n_active), READ_ONCE(ca->m), ca->addr,
+		   READ_ONCE(ca->rate_kbps), mss, READ_ONCE(ca->tau_us),
+		   READ_ONCE(ca->share_us), READ_ONCE(ca->theta),
+		   READ_ONCE(ca->rtt_us), READ_ONCE(ca->wnd_max),
+		   tcp_snd_cwnd(tp), READ_ONCE(ca->rcv_cap));
+	return 0;
+}
+
+static const struct seq_operations airtime_seq_ops = {
+	.start	= airtime_seq_start,
+	.next	= airtime_seq_next,
+	.stop	= airtime_seq_stop,
+	.show	= airtime_seq_show,
+};
+
+static int __net_init airtime_net_init(struct net *net)
+{
+	if (!proc_create_net("tcp_airtime", 0444, net->proc_net,
+			     &airtime_seq_ops, sizeof(struct seq_net_private)))
+		return -ENOMEM;
+	return 0;
+}
+
+static void __net_exit airtime_net_exit(struct net *net)
+{
+	remove_proc_entry("tcp_airtime", net->proc_net);
+}
+
+static struct pernet_operations airtime_net_ops = {
+	.init = airtime_net_init,
+	.exit = airtime_net_exit,
 };
 
 /* ---- module parameters ---------------------------------------------- */
@@ -995,15 +1143,64 @@ static const struct kernel_param_ops airtime_##name##_ops = {		\
 	.get = param_get_uint,						\
 }
 
-AIRTIME_UINT_PARAM(n, 1, 16);
-AIRTIME_UINT_PARAM(beacon_tu, 10, 1000);
 AIRTIME_UINT_PARAM(r, 1, 99);
 AIRTIME_UINT_PARAM(b, 1, 8);
 
+/*
+ * n and beacon_tu: each in its range, and together a slot of at most
+ * AIRTIME_SLOT_MAX_TU.  Module parameters have no extack: a refused
+ * combination says why in the kernel log.  Parameter writes are serialized
+ * (kernel_param_lock), so the other one's value is stable here.
+ */
+static int airtime_set_slot(const char *val, const struct kernel_param *kp,
+			    unsigned int min, unsigned int max)
+{
+	bool is_n = kp->arg == &n;
+	unsigned int v, slot_n, slot_tu;
+	int err;
+
+	err = kstrtouint(val, 0, &v);
+	if (err)
+		return err;
+	if (v < min || v > max)
+		return -EINVAL;
+	slot_n = is_n ? v : n;
+	slot_tu = is_n ? beacon_tu : v;
+	if (!airtime_slot_cfg_ok(slot_n, slot_tu)) {
+		pr_warn("%s=%u refused: n * beacon_tu = %u * %u TU is a slot longer than %u TU (%u ms)\n",
+			kp->name, v, slot_n, slot_tu, AIRTIME_SLOT_MAX_TU,
+			AIRTIME_SLOT_MAX_TU * AIRTIME_TU_US / 1000U);
+		return -EINVAL;
+	}
+	WRITE_ONCE(*(unsigned int *)kp->arg, v);
+	return 0;
+}
+
+static int airtime_set_n(const char *val, const struct kernel_param *kp)
+{
+	return airtime_set_slot(val, kp, 1, 16);
+}
+
+static int airtime_set_beacon_tu(const char *val,
+				 const struct kernel_param *kp)
+{
+	return airtime_set_slot(val, kp, 10, 1000);
+}
+
+static const struct kernel_param_ops airtime_n_ops = {
+	.set = airtime_set_n,
+	.get = param_get_uint,
+};
+
+static const struct kernel_param_ops airtime_beacon_tu_ops = {
+	.set = airtime_set_beacon_tu,
+	.get = param_get_uint,
+};
+
 module_param_cb(n, &airtime_n_ops, &n, 0644);
-MODULE_PARM_DESC(n, "Observation slot in beacon intervals, 1-16 (3); views older than 2 slots are ignored");
+MODULE_PARM_DESC(n, "Observation slot in beacon intervals, 1-16 (3), n * beacon_tu <= 4000; views older than 2 slots are ignored");
 module_param_cb(beacon_tu, &airtime_beacon_tu_ops, &beacon_tu, 0644);
-MODULE_PARM_DESC(beacon_tu, "Beacon interval in TU, 10-1000 (100)");
+MODULE_PARM_DESC(beacon_tu, "Beacon interval in TU, 10-1000 (100), n * beacon_tu <= 4000");
 module_param_cb(r, &airtime_r_ops, &r, 0644);
 MODULE_PARM_DESC(r, "Satisfaction threshold r in percent, 1-99 (80)");
 module_param_cb(b, &airtime_b_ops, &b, 0644);
@@ -1070,10 +1267,12 @@ MODULE_PARM_DESC(feedback, "Feedback source in use (read only)");
 static int airtime_get_views(char *buf, const struct kernel_param *kp)
 {
 	static const char * const src[] = { "ap", "sta-bss-load", "sta-local" };
-	const struct airtime_iface *ifc;
+	const struct airtime_rate_upd *upd;
 	const struct airtime_snap *snap;
-	const struct airtime_group *g;
+	struct airtime_iface *ifc;
+	struct airtime_group *g;
 	int len = 0, bkt, i;
+	unsigned long flags;
 
 	rcu_read_lock();
 	hash_for_each_rcu(airtime_views, bkt, ifc, node) {
@@ -1093,17 +1292,31 @@ static int airtime_get_views(char *buf, const struct kernel_param *kp)
 			len += scnprintf(buf + len, PAGE_SIZE - len,
 					 " sta %pM occ %u rate %u rx_rate %u\n",
 					 snap->sta[i].addr, snap->sta[i].occ_us,
-					 READ_ONCE(snap->sta[i].rate_kbps),
+					 snap->sta[i].rate_kbps,
 					 snap->sta[i].rx_rate_kbps);
+		/* rate changes (event D) since this view */
+		spin_lock_irqsave(&ifc->rate_lock, flags);
+		for (i = 0; i < ARRAY_SIZE(ifc->rates); i++) {
+			upd = &ifc->rates[i];
+			if (upd->rate_kbps && upd->seq == snap->seq)
+				len += scnprintf(buf + len, PAGE_SIZE - len,
+						 " rate_change %pM rate %u\n",
+						 upd->addr, upd->rate_kbps);
+		}
+		spin_unlock_irqrestore(&ifc->rate_lock, flags);
 	}
 	rcu_read_unlock();
 
 	spin_lock_bh(&airtime_grp_lock);
-	hash_for_each(airtime_groups, bkt, g, node)
+	hash_for_each(airtime_groups, bkt, g, node) {
+		spin_lock(&g->lock);
 		len += scnprintf(buf + len, PAGE_SIZE - len,
-				 "group %pM M %u seq %u tau_sum %llu unsat %u\n",
-				 g->addr, g->m, g->seq, g->prev_sum_us,
-				 g->prev_unsat);
+				 "group %pM conns %u M %u seq %u tau_sum %llu unsat %u\n",
+				 g->addr, g->conns, g->sums.prev_active,
+				 g->sums.seq, g->sums.prev_sum_us,
+				 g->sums.prev_unsat);
+		spin_unlock(&g->lock);
+	}
 	spin_unlock_bh(&airtime_grp_lock);
 	return len;
 }
@@ -1113,7 +1326,7 @@ static const struct kernel_param_ops airtime_views_ops = {
 };
 
 module_param_cb(views, &airtime_views_ops, NULL, 0444);
-MODULE_PARM_DESC(views, "Cached mac80211 airtime views and station groups (read only)");
+MODULE_PARM_DESC(views, "Cached mac80211 airtime views, rate changes and station groups (read only)");
 
 /* ---- module ---------------------------------------------------------- */
 
@@ -1123,20 +1336,27 @@ static int __init airtime_register(void)
 
 	BUILD_BUG_ON(sizeof(struct airtime_ca) > ICSK_CA_PRIV_SIZE);
 
-	ret = register_module_notifier(&airtime_module_nb);
+	ret = register_pernet_subsys(&airtime_net_ops);
 	if (ret)
 		return ret;
+	ret = register_module_notifier(&airtime_module_nb);
+	if (ret)
+		goto err_net;
 	airtime_fb_bind();
 	ret = tcp_register_congestion_control(&tcp_airtime);
 	if (ret) {
 		unregister_module_notifier(&airtime_module_nb);
 		cancel_work_sync(&airtime_bind_work);
 		airtime_fb_unbind();
-		return ret;
+		goto err_net;
 	}
 	if (!READ_ONCE(airtime_fb_bound))
 		pr_info("no mac80211 airtime feedback, behaving as NewReno\n");
 	return 0;
+
+err_net:
+	unregister_pernet_subsys(&airtime_net_ops);
+	return ret;
 }
 
 static void __exit airtime_unregister(void)
@@ -1147,6 +1367,7 @@ static void __exit airtime_unregister(void)
 	airtime_fb_unbind();
 	/* receiver timers still finishing after their socket's release */
 	wait_var_event(&airtime_rcv_live, !atomic_read(&airtime_rcv_live));
+	unregister_pernet_subsys(&airtime_net_ops);
 	synchronize_rcu();
 	rcu_barrier();
 }

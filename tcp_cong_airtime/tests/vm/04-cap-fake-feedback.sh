@@ -19,6 +19,10 @@
 #   wnd_max at RTT_min ~ 40 ms = 8-16 segments                   (13)
 # At 54 Mbit/s: T_TCP = 2 * 397.5 + 181.5 = 976.5 us, theta = 1448118 B/s,
 # wnd_max = 40 segments and more.
+#
+# What the cap is made of is read from /proc/net/tcp_airtime; `ss -ti` shows
+# the connections as "airtime" and no other algorithm's information (no
+# inet_diag attribute is ours: ss would label one "bbr:" or "dctcp:").
 set -u
 . "$AQ_TOP/testbed/lib/guest.sh"
 . "$AQ_TOP/tcp_cong_airtime/tests/vm/lib-airtime.sh"
@@ -39,10 +43,10 @@ if ! bld=$(testmod_build "$src" 2>"$AQ_TMP/fakefb-build.log"); then
 fi
 ko="$bld/airtime_fakefb.ko"
 
-tap_plan 22
+tap_plan 25
 par=/sys/module/tcp_airtime/parameters
 
-modprobe -r tcp_airtime 2>/dev/null
+airtime_unload
 netns_new b || exit 1
 ip link add aqv0 type veth peer name vb netns b || exit 1
 ip addr add 10.7.0.1/24 dev aqv0 && ip link set aqv0 up
@@ -62,13 +66,7 @@ run() {
 	iperf3_sampled "$AQ_TMP/$name" 10.7.0.2 5 "$@"
 }
 max_cwnd() { sort -n "$AQ_TMP/$1.cwnd" | tail -n 1; }
-bw_range() { # "min max" of ss's bbr bw in Mbit/s (ss -n prints bit/s)
-	grep -o 'bbr:(bw:[0-9.]*[kKMG]*bps' "$AQ_TMP/$1.ss" | sed 's/bbr:(bw://; s/bps//' |
-		awk '{ v = $1 + 0; if ($1 ~ /[kK]$/) v /= 1000; else if ($1 ~ /G$/) v *= 1000;
-		       else if ($1 ~ /[0-9]$/) v /= 1e6;
-		       if (n == 0 || v < lo) lo = v; if (v > hi) hi = v; n++ }
-		     END { if (n) printf "%.2f %.2f", lo, hi; else print "- -" }'
-}
+bw_range() { theta_range "$AQ_TMP/$1.air" "${2:-}"; }
 
 # 1. reference: reno, uncapped
 run reno -C reno -t 12
@@ -90,18 +88,46 @@ run cap6 -C airtime -t 12
 c6=$(max_cwnd cap6)
 m6=$(iperf3_mbps "$AQ_TMP/cap6.json" received)
 read -r bw_lo bw_hi < <(bw_range cap6)
-tap_diag "reno: cwnd max $ref_cwnd, $ref_mbps Mbit/s; airtime 6 Mbit/s view: cwnd max $c6, $m6 Mbit/s, ss bw $bw_lo-$bw_hi Mbit/s" \
-	"$(grep -m1 -o 'bbr:([^)]*)' "$AQ_TMP/cap6.ss")" "$(grep '^group' $par/views)"
-read -r n_s n_bad < <(cap_check "$AQ_TMP/cap6.ss")
-tap_in_range "$n_s" 3 100000 "ss samples with a cap"
-tap_is "$n_bad" 0 "in every sample cwnd <= wnd_max = bw * mrtt / mss ($n_s samples)"
+tap_diag "reno: cwnd max $ref_cwnd, $ref_mbps Mbit/s; airtime 6 Mbit/s view: cwnd max $c6, $m6 Mbit/s, theta $bw_lo-$bw_hi Mbit/s" \
+	"$(grep -m1 -o 'airtime:([^)]*)' "$AQ_TMP/cap6.air")" "$(grep '^group' $par/views)"
+read -r n_s n_bad < <(cap_check "$AQ_TMP/cap6.air" 2>"$AQ_TMP/cap6.capcheck")
+tap_in_range "$n_s" 3 100000 "/proc/net/tcp_airtime samples with a cap"
+tap_is "$n_bad" 0 "in every sample cwnd <= wnd_max = theta * rtt_min / mss ($n_s samples) $(cat "$AQ_TMP/cap6.capcheck")"
 n6=$(wc -l <"$AQ_TMP/cap6.cwnd")
 tap_in_range "$c6" 2 20 "largest of $n6 cwnd samples: 8-16 segments at RTT_min 40 ms (+25% RTT_min in a loaded guest)"
-tap_in_range "$bw_lo" 2.3 4.8 "ss reports theta (bw) within 2.37-4.73 Mbit/s (low end)"
-tap_in_range "$bw_hi" 2.3 4.8 "ss reports theta (bw) within 2.37-4.73 Mbit/s (high end)"
+tap_in_range "$bw_lo" 2.3 4.8 "tcp_airtime reports theta within 2.37-4.73 Mbit/s (low end)"
+tap_in_range "$bw_hi" 2.3 4.8 "tcp_airtime reports theta within 2.37-4.73 Mbit/s (high end)"
 tap_in_range "$m6" 1.0 5.2 "throughput limited to about theta"
-grep -q '^group ..:..:..:..:..:.. M 0' $par/views &&
-	tap_fail "group released" || tap_ok "no group left with M = 0"
+grep -q '^group ..:..:..:..:..:.. conns 0' $par/views &&
+	tap_fail "group released" || tap_ok "no group left without connections"
+
+# What ss shows: "airtime" as the congestion control, nothing labelled as
+# another algorithm's; every such connection has a line in
+# /proc/net/tcp_airtime (same addresses and ports)
+n_air=$(grep -c ' airtime ' "$AQ_TMP/cap6.air")
+foreign=$(grep -c 'bbr:(\|dctcp:\|vegas' "$AQ_TMP/cap6.air")
+tap_diag "ss lines of airtime connections: $n_air; with a foreign label: $foreign" \
+	"$(grep -m1 -o 'bbr:([^)]*)\|dctcp:[^ ]*' "$AQ_TMP/cap6.air")"
+tap_ok_if "$(( n_air >= 3 && foreign == 0 ))" \
+	"ss -ti: airtime connections without another algorithm's label (bbr:, dctcp:, vegas)" \
+	"$n_air lines, $foreign with a foreign label"
+n_listed=$(grep ' airtime ' "$AQ_TMP/cap6.air" | grep -c 'airtime:(')
+tap_is "$n_listed" "$n_air" "/proc/net/tcp_airtime lists every airtime connection ss shows"
+# the data connection's line: the view as set up (AP, N 2, station = the
+# peer, 6 Mbit/s, MSS 1448) and theta from its share by (10)-(12):
+# theta = share / 4780.5 us * 2896 B / 0.3072 s (+-0.1 %)
+port=$(iperf3_ports "$AQ_TMP/cap6.json" | head -n 1)
+read -r d_n d_ok d_first < <(awk -v p="${port:-0}" -v peer="$peer" "$AIR_AWK"'
+	$0 ~ ":" p " " && air("theta") > 0 {
+		n++; t = air("share") / 4780.5 * 2896 / 0.3072
+		if (air("source") == "mac80211-ap" && air("N") == 2 && air("sta") == peer &&
+		    air("rate") == 6000 && air("mss") == 1448 &&
+		    air("theta") >= 0.999 * t && air("theta") <= 1.001 * t) ok++
+		else if (!bad++) first = air("source") "/" air("N") "/" air("sta") "/" air("rate") "/" air("mss") "/" air("share") "/" air("theta")
+	} END { printf "%d %d %s\n", n, ok, first == "" ? "-" : first }' "$AQ_TMP/cap6.air")
+tap_ok_if "$(( d_n >= 3 && d_ok == d_n ))" \
+	"data connection: source, N, station, rate, mss as the view says; theta = share / T_TCP * 2 mss / T" \
+	"$d_ok of $d_n samples; first other: $d_first"
 
 # 4. event D: a faster PHY rate raises the cap
 echo 54000,54000 >/sys/module/airtime_fakefb/parameters/rate
@@ -141,7 +167,7 @@ run rcv0 -C airtime -R -t 12
 mr0=$(iperf3_mbps "$AQ_TMP/rcv0.json" received)
 echo 1 >$par/rcv_clamp
 tap_diag "download with receiver clamp: $mr Mbit/s after the first second ($mr_all over 12 s); rcv_clamp=0: $mr0 Mbit/s" \
-	"$(grep -m1 -o 'rcv_ssthresh:[0-9]*' "$AQ_TMP/rcv.ss") $(grep -m1 -o 'rcv_space:[0-9]*' "$AQ_TMP/rcv.ss")"
+	"$(grep -m1 -o 'rcv_ssthresh:[0-9]*' "$AQ_TMP/rcv.air") $(grep -m1 -o 'rcv_space:[0-9]*' "$AQ_TMP/rcv.air") $(grep -m1 -o 'rcv_cap [0-9]*' "$AQ_TMP/rcv.air")"
 # kept for a look after a failure: per-second throughput, ss, view ages
 mkdir -p "$AQ_RESULTS/tcp_airtime-cap"
 cp "$AQ_TMP"/rcv.* "$AQ_RESULTS/tcp_airtime-cap/" 2>/dev/null
@@ -161,8 +187,7 @@ grep -q " rate 54000 rx_rate 6000" $par/views &&
 run rcvx -C airtime -R -t 8
 mx=$(steady "$AQ_TMP/rcvx.json")
 # the data connection only (iperf3's control connection mostly sends)
-grep -E 'bytes_received:[0-9]{6,}' "$AQ_TMP/rcvx.ss" >"$AQ_TMP/rcvx-data.ss"
-read -r bwx_lo bwx_hi < <(bw_range rcvx-data)
+read -r bwx_lo bwx_hi < <(bw_range rcvx "$(iperf3_ports "$AQ_TMP/rcvx.json" | head -n 1)")
 tap_diag "receiver at rx 6 / tx 54 Mbit/s: theta $bwx_lo..$bwx_hi Mbit/s, download $mx Mbit/s after the first second ($(iperf3_mbps "$AQ_TMP/rcvx.json") over 8 s)"
 tap_in_range "${bwx_hi:--}" 2.3 4.8 "receiver's theta from the receive rate (6 Mbit/s: 2.37-4.73 Mbit/s)"
 tap_in_range "$mx" 1.0 5.5 "receiver clamp at the receive rate limits the download to about theta (after the first second)"

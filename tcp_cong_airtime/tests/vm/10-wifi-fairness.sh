@@ -14,12 +14,13 @@
 #     sockets to its own veth and has no view (NewReno).  Channel
 #     occupancy per station from the medium (the AP's airtime toward the
 #     station plus the station's airtime toward the AP), Jain's index (14)
-#     over the two; ss -ti on the sender every 0.5 s: cwnd <= wnd_max.
+#     over the two; ss -ti and /proc/net/tcp_airtime on the sender every
+#     0.5 s: cwnd <= wnd_max.
 #  B. The receiver clamp: sta2 receives with airtime from a wired reno
 #     sender (srv, behind the AP) while sta1 downloads from the AP; the
 #     sender's in-flight data and its peer window stay within the clamp
-#     (theta * RTT_min, as ss -ti shows it on sta2) and its throughput
-#     within theta.
+#     (rcv_cap, as /proc/net/tcp_airtime shows it on sta2) and its
+#     throughput within theta.
 #
 # How sta2 is held at 6 Mbit/s: 6.12 has no per-station fixed legacy rate
 # on an AP (a bitrate mask applies to all its stations), and SNR alone does
@@ -112,8 +113,9 @@ med_snap() {
 	return 1
 }
 
-# dl_run NAME CC: T_RUN s downloads from the AP to both stations, ss -ti of
-# the senders every 0.5 s, medium statistics before and after.  CC is the AP
+# dl_run NAME CC: T_RUN s downloads from the AP to both stations, ss -ti and
+# /proc/net/tcp_airtime of the senders every 0.5 s (joined into NAME.air),
+# medium statistics before and after.  CC is the AP
 # namespace's default: iperf3 -C would also set it on the receiving
 # socket (the server copies the client's choice); the stations keep cubic.
 dl_run() {
@@ -139,12 +141,13 @@ dl_run_once() {
 	p2=$!
 	while kill -0 "$p1" 2>/dev/null || kill -0 "$p2" 2>/dev/null; do
 		if [ $((k++ % 5)) = 4 ]; then
-			ip netns exec ap ss -tin state established dport = :5201 >>"$W/$name.ss" 2>/dev/null
+			ss_air_sample "$W/$name.ss" ap dport = :5201
 			cat $par/views >>"$W/$name.views" 2>/dev/null
 		fi
 		read -r -t 0.1 -u "$nap"
 	done
 	wait "$p1" "$p2"
+	ss_air_join "$W/$name.ss" >"$W/$name.air"
 	med_snap "$W/$name-m1.json"
 	ip netns exec ap iw dev "$AP_IF" station dump >"$W/$name-stations.txt" 2>&1
 }
@@ -232,16 +235,17 @@ dl_run air airtime
 read -r am1 am2 ao1 ao2 aj < <(summary air)
 tap_diag "airtime: sta1 $am1 Mbit/s, sta2 $am2 Mbit/s; occupancy sta1 $ao1 us, sta2 $ao2 us; Jain $aj" \
 	"$(grep -m 1 -A 2 "^view $AP_IF" "$W/air.views" | tr '\n' ' ')" \
-	"$(grep -o 'bbr:([^)]*)' "$W/air.ss" | sort | uniq -c | sort -rn | head -n 4 | tr '\n' ' ')"
+	"$(awk "$AIR_AWK"'air("theta") > 0 { print "M " air("M") " share " air("share") " theta " air("theta") }' "$W/air.air" |
+		sort | uniq -c | sort -rn | head -n 4 | tr '\n' ' ')"
 # the stations' rates as set up, over both runs
 read -r p1 n1 < <(view_rate_pct "$mac1" 54000 "$W/reno.views" "$W/air.views")
 read -r p2 n2 < <(view_rate_pct "$mac2" 6000 "$W/reno.views" "$W/air.views")
 tap_diag "AP's rate in its views: sta1 54 Mbit/s in $p1 % of $n1 samples, sta2 6 Mbit/s in $p2 % of $n2"
 tap_in_range "$(( ${n1:-0} >= 6 ? ${p1:-0} : 0 ))" 50 100 "AP's rate to sta1 is mostly 54 Mbit/s (% of view samples)"
 tap_in_range "$(( ${n2:-0} >= 6 ? ${p2:-0} : 0 ))" 90 100 "AP's rate to sta2 is 6 Mbit/s (SNR 15 dB, rates 6 and 54; % of view samples)"
-read -r n_s n_bad < <(cap_check "$W/air.ss" 2>"$W/air.capcheck")
-tap_in_range "$n_s" 6 100000 "ss samples of the senders show a cap (bbr:(bw,mrtt))"
-tap_is "$n_bad" 0 "in every sample cwnd <= wnd_max = bw * mrtt / mss ($n_s samples) $(cat "$W/air.capcheck")"
+read -r n_s n_bad < <(cap_check "$W/air.air" 2>"$W/air.capcheck")
+tap_in_range "$n_s" 6 100000 "samples of the senders show a cap (/proc/net/tcp_airtime)"
+tap_is "$n_bad" 0 "in every sample cwnd <= wnd_max = theta * rtt_min / mss ($n_s samples) $(cat "$W/air.capcheck")"
 ok awk -v a="$aj" -v r="$rj" 'BEGIN { exit !(a > r) }' -- \
 	"Jain's index of occupancy: airtime $aj > reno $rj"
 tap_in_range "$aj" 0.8 1.0 "airtime: Jain's index of occupancy at least 0.8"
@@ -272,28 +276,26 @@ q2=$!
 k=0
 while kill -0 "$q2" 2>/dev/null; do
 	if [ $((k++ % 5)) = 4 ]; then
-		ip netns exec sta2 ss -tin state established sport = :5202 >>"$W/rx.sta2.ss" 2>/dev/null
+		ss_air_sample "$W/rx.sta2.ss" sta2 sport = :5202
 		ip netns exec srv ss -tin state established dport = :5202 >>"$W/rx.srv.ss" 2>/dev/null
 	fi
 	read -r -t 0.1 -u "$nap"
 done
 wait "$q2" "$q1"
 cat $par/views >"$W/rx.views" 2>/dev/null
-# the clamp on sta2: cap = max(theta * RTT_min, 2 rcv_mss); the largest seen
-# (data connection only: more than 100 kB received; iperf3's control
-# connection is an airtime socket too)
-read -r c_all c_n c_max th_max th_min < <(awk '/bytes_received:[0-9]+/ {
+ss_air_join "$W/rx.sta2.ss" >"$W/rx.sta2.air"
+# the clamp on sta2: rcv_cap (max(theta * RTT, 2 rcv_mss) with the
+# receiver's RTT estimate); the largest seen (data connection only: more
+# than 100 kB received; iperf3's control connection is an airtime socket
+# too)
+read -r c_all c_n c_max th_max th_min < <(awk "$AIR_AWK"'/bytes_received:[0-9]+/ {
 		match($0, /bytes_received:[0-9]+/); if (substr($0, RSTART + 15, RLENGTH - 15) + 0 < 100000) next
-		all++ }
-	/bbr:\(bw:[0-9]+bps/ {
-		match($0, /bytes_received:[0-9]+/); if (substr($0, RSTART + 15, RLENGTH - 15) + 0 < 100000) next
-		match($0, /bbr:\(bw:[0-9]+/); bw = substr($0, RSTART + 8, RLENGTH - 8)
-		match($0, /mrtt:[0-9.]+/); rt = substr($0, RSTART + 5, RLENGTH - 5)
-		m = 1448; if (match($0, / rcvmss:[0-9]+/)) m = substr($0, RSTART + 8, RLENGTH - 8)
-		c = int(bw / 8 * rt / 1000); if (c < 2 * m) c = 2 * m
+		all++
+		if (air("theta") + 0 <= 0) next
+		bw = air("theta") * 8; c = air("rcv_cap")
 		n++; if (c > cmax) cmax = c; if (bw > bmax) bmax = bw
 		if (n == 1 || bw < bmin) bmin = bw
-	} END { printf "%d %d %d %.3f %.3f\n", all, n, cmax, bmax / 1e6, bmin / 1e6 }' "$W/rx.sta2.ss")
+	} END { printf "%d %d %d %.3f %.3f\n", all, n, cmax, bmax / 1e6, bmin / 1e6 }' "$W/rx.sta2.air")
 # the sender: largest peer window and flight (unacked * mss) in bytes, from
 # the third sample of the data connection with 100 kB acknowledged on.  The first clamp comes up to
 # 100 ms (the receiver's timer) after the connection starts, and TCP never
@@ -313,7 +315,7 @@ read -r s_n wnd_max fl_max < <(awk '/ mss:[0-9]+/ && /bytes_acked:/ {
 xm=$(iperf3_mbps "$W/rx-sta2.json" received)
 tap_diag "receiver clamp on sta2: $c_n of $c_all samples of the data connection with a cap, largest $c_max B, theta $th_min..$th_max Mbit/s" \
 	"srv (reno): $s_n samples, snd_wnd up to $wnd_max B, flight up to $fl_max B, $xm Mbit/s" \
-	"$(grep -m 2 -o 'bbr:([^)]*)' "$W/rx.sta2.ss" | tr '\n' ' ')" \
+	"$(grep -m 2 -o 'airtime:([^)]*)' "$W/rx.sta2.air" | tr '\n' ' ')" \
 	"$(grep -A 1 "^view ${STA_IFS[1]}" "$W/rx.views" | tr '\n' ' ')"
 if [ "${c_n:-0}" -lt 3 ] || [ "$c_n" -lt "$c_all" ]; then
 	tap_fail "sta2's receiving airtime socket has a cap (station view)" \

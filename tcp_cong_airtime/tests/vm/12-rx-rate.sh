@@ -21,7 +21,7 @@
 #    54 Mbit/s for the AP once, a rate control probe);
 #  - sta1's view as tcp_airtime caches it: rate 54000 (what sta1 sends),
 #    rx_rate 6000 (what it receives) in most samples;
-#  - the receiving socket's theta (ss: bbr bw) is that of 6 Mbit/s data
+#  - the receiving socket's theta (/proc/net/tcp_airtime) is that of 6 Mbit/s data
 #    frames: theta = tau_avail / T_TCP * 2 * 1448 B / T (10), T_TCP =
 #    4780.5 us at 6 Mbit/s and 976.5 us at 54 (04-cap-fake-feedback.sh),
 #    i.e. 4.73 resp. 23.2 Mbit/s for a whole slot.  sta1 is the only active
@@ -109,7 +109,7 @@ pid=$!
 k=0
 while kill -0 "$pid" 2>/dev/null; do
 	if [ $((k++ % 5)) = 4 ]; then
-		ip netns exec sta1 ss -tin state established sport = :5201 >>"$W/rx.ss" 2>/dev/null
+		ss_air_sample "$W/rx.ss" sta1 sport = :5201
 		grep -A 1 "^view $STA_IF" $par/views >>"$W/rx.views" 2>/dev/null
 		ip netns exec ap iw dev "$AP_IF" station dump 2>/dev/null |
 			awk '$1 == "tx" && $2 == "bitrate:" { print $3 }' >>"$W/ap-tx.rates"
@@ -119,6 +119,7 @@ while kill -0 "$pid" 2>/dev/null; do
 	read -r -t 0.1 -u "$nap"
 done
 wait "$pid"
+ss_air_join "$W/rx.ss" >"$W/rx.air"
 ip netns exec ap iw dev "$AP_IF" station dump >"$W/ap-stations.txt" 2>&1
 ip netns exec sta1 iw dev "$STA_IF" station dump >"$W/sta1-stations.txt" 2>&1
 
@@ -133,15 +134,15 @@ mx=$(iperf3_mbps "$W/rx.json" received)
 read -r v_n v_ok < <(awk -v m="$mac1" '$1 == "sta" && $2 == m { n++;
 		if ($6 == 54000 && $8 == 6000) ok++ } END { printf "%d %d\n", n, ok }' "$W/rx.views")
 # theta of the data connection (more than 100 kB received), Mbit/s
-read -r th_n th_lo th_hi < <(awk '/bbr:\(bw:[0-9]+bps/ {
+read -r th_n th_lo th_hi < <(awk "$AIR_AWK"'air("theta") > 0 {
 		match($0, /bytes_received:[0-9]+/); if (substr($0, RSTART + 15, RLENGTH - 15) + 0 < 100000) next
-		match($0, /bbr:\(bw:[0-9]+/); bw = substr($0, RSTART + 8, RLENGTH - 8) / 1e6
+		bw = air("theta") * 8 / 1e6
 		n++; if (n == 1 || bw < lo) lo = bw; if (bw > hi) hi = bw
-	} END { printf "%d %.3f %.3f\n", n, lo, hi }' "$W/rx.ss")
+	} END { printf "%d %.3f %.3f\n", n, lo, hi }' "$W/rx.air")
 tap_diag "AP tx bitrate to sta1: 6.0 in $ap_pct % of $ap_n samples; sta1 tx: 54.0 in $st_pct % of $st_n, rx $sta_rx Mbit/s at the end; download $mx Mbit/s" \
 	"sta1's views: $v_n samples, $v_ok with rate 54000 rx_rate 6000; $(tail -n 2 "$W/rx.views" | tr '\n' ' ')" \
 	"theta of sta1's receiving socket: $th_n samples, $th_lo..$th_hi Mbit/s" \
-	"$(grep -m 2 -o 'bbr:([^)]*)' "$W/rx.ss" | tr '\n' ' ')"
+	"$(grep -m 2 -o 'airtime:([^)]*)' "$W/rx.air" | tr '\n' ' ')"
 
 tap_in_range "$(( ${ap_n:-0} >= 3 ? ${ap_pct:-0} : 0 ))" 80 100 "the AP sends to sta1 at 6 Mbit/s (SNR 15 dB, rates 6 and 54; % of samples)"
 tap_in_range "$(( ${st_n:-0} >= 3 ? ${st_pct:-0} : 0 ))" 80 100 "sta1 sends at 54 Mbit/s (the link back is clean; % of samples)"
@@ -149,7 +150,7 @@ tap_in_range "$(( ${st_n:-0} >= 3 ? ${st_pct:-0} : 0 ))" 80 100 "sta1 sends at 5
 	skip_rest "no airtime view of $STA_IF from mac80211 (needs mac80211-retry patches 0005 and 0008)"
 tap_in_range "$(( ${v_ok:-0} * 10 >= ${v_n:-1} * 8 ))" 1 1 \
 	"sta1's view: rate 54000, rx_rate 6000 ($v_ok of $v_n samples, >= 80 %)"
-tap_in_range "${th_n:-0}" 3 100000 "sta1's receiving airtime socket has a cap (ss: bbr bw)"
+tap_in_range "${th_n:-0}" 3 100000 "sta1's receiving airtime socket has a cap (/proc/net/tcp_airtime)"
 tap_in_range "${th_hi:-99}" 0.5 9.0 "its theta is that of 6 Mbit/s data frames (<= 8.5 Mbit/s; at 54 Mbit/s >= 11.6)"
 tap_in_range "${mx:-0}" 0.3 "$(awk -v t="$th_hi" 'BEGIN { print 1.15 * t }')" \
 	"the download stays within theta ($th_hi Mbit/s, +15 %)"

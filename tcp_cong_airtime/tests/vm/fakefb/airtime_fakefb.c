@@ -5,6 +5,12 @@
  * symbols and pushes a synthetic airtime view for one netdev of the initial
  * namespace every @period_ms, so that tcp_airtime's cap can be exercised on
  * a veth.  Never load it together with a patched mac80211.
+ *
+ * Writing "MAC KBPS" to the parameter rate_change makes the next push be
+ * followed at once by ->rate_change(dev, MAC, KBPS) (event D); rc_done
+ * counts the calls made.  The pushes then pause (paused=Y) until the test
+ * writes N to paused: whatever the guest's speed, the view that the rate
+ * change follows stays the current one while the test looks.
  */
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -49,6 +55,36 @@ static DEFINE_MUTEX(fakefb_lock);
 static struct delayed_work fakefb_work;
 static u32 fakefb_seq;
 
+/* a pending ->rate_change(), under fakefb_lock */
+static u8 rc_addr[ETH_ALEN];
+static u32 rc_kbps;
+static bool rc_pending;
+static unsigned int rc_done;
+module_param(rc_done, uint, 0444);
+static bool paused;
+module_param(paused, bool, 0644);
+
+static int fakefb_set_rc(const char *val, const struct kernel_param *kp)
+{
+	char mac[18];
+	u8 addr[ETH_ALEN];
+	u32 kbps;
+
+	if (sscanf(val, "%17s %u", mac, &kbps) != 2 || !mac_pton(mac, addr))
+		return -EINVAL;
+	mutex_lock(&fakefb_lock);
+	ether_addr_copy(rc_addr, addr);
+	rc_kbps = kbps;
+	rc_pending = true;
+	mutex_unlock(&fakefb_lock);
+	return 0;
+}
+
+static const struct kernel_param_ops fakefb_rc_ops = {
+	.set = fakefb_set_rc,
+};
+module_param_cb(rate_change, &fakefb_rc_ops, NULL, 0200);
+
 int ieee80211_feedback_register(struct ieee80211_feedback_ops *ops)
 {
 	if (ops->api_version != IEEE80211_FEEDBACK_API_VERSION)
@@ -82,6 +118,10 @@ static void fakefb_push(struct work_struct *work)
 	int i;
 
 	dev = dev_get_by_name(&init_net, ifname);
+	if (dev && READ_ONCE(paused)) {
+		dev_put(dev);
+		dev = NULL;
+	}
 	if (dev) {
 		memset(&view, 0, sizeof(view));
 		view.dev = dev;
@@ -101,6 +141,7 @@ static void fakefb_push(struct work_struct *work)
 						   rx_rate[i] : 0;
 		}
 		view.n_sta = i;
+		mutex_lock(&fakefb_lock);
 		rcu_read_lock();
 		ops = rcu_dereference(consumer);
 		if (ops && ops->airtime_slot) {
@@ -108,7 +149,17 @@ static void fakefb_push(struct work_struct *work)
 			ops->airtime_slot(&view);
 			local_bh_enable();
 		}
+		/* as mac80211's tx status path calls it: atomic context */
+		if (ops && ops->rate_change && rc_pending) {
+			local_bh_disable();
+			ops->rate_change(dev, rc_addr, rc_kbps);
+			local_bh_enable();
+			rc_pending = false;
+			WRITE_ONCE(paused, true);
+			WRITE_ONCE(rc_done, rc_done + 1);
+		}
 		rcu_read_unlock();
+		mutex_unlock(&fakefb_lock);
 		dev_put(dev);
 	}
 	schedule_delayed_work(&fakefb_work,
