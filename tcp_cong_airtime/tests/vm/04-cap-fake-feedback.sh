@@ -27,36 +27,12 @@ set -u
 . "$AQ_TOP/testbed/lib/guest.sh"
 . "$AQ_TOP/tcp_cong_airtime/tests/vm/lib-airtime.sh"
 
-if lsmod | grep -q '^mac80211 '; then
-	echo "1..0 # SKIP mac80211 is loaded: the fake feedback would clash with it"
-	exit 0
-fi
-src="$AQ_TOP/tcp_cong_airtime/tests/vm/fakefb"
-# fakefb exports the symbols of the patched mac80211: it cannot load beside it.
-modprobe -r mac80211_hwsim mac80211 2>/dev/null
-# built on the host by scripts/build-testmods (or here if that is missing)
-if ! bld=$(testmod_build "$src" 2>"$AQ_TMP/fakefb-build.log"); then
-	echo "1..1"
-	echo "not ok 1 - build the test-only module airtime_fakefb"
-	echo "# $(tail -n 3 "$AQ_TMP/fakefb-build.log" 2>/dev/null | tr '\n' ' ')"
-	exit 1
-fi
-ko="$bld/airtime_fakefb.ko"
-
-tap_plan 25
+# the veth pair, the iperf3 server and the test module (lib-airtime.sh)
+fakefb_setup 25
+ko=$FAKEFB_KO
+peer=$PEER
+own=$OWN
 par=/sys/module/tcp_airtime/parameters
-
-airtime_unload
-netns_new b || exit 1
-ip link add aqv0 type veth peer name vb netns b || exit 1
-ip addr add 10.7.0.1/24 dev aqv0 && ip link set aqv0 up
-ip -n b addr add 10.7.0.2/24 dev vb && ip -n b link set vb up
-tc qdisc replace dev aqv0 root netem delay 20ms rate 50mbit limit 1000
-netem b vb delay 20ms
-peer=$(ip -n b -br link show vb | awk '{print $3}')
-own=$(ip -br link show aqv0 | awk '{print $3}')
-ping -c 2 -W 2 10.7.0.2 >/dev/null
-iperf3_server b >/dev/null
 
 # run NAME IPERF-ARGS...: iperf3 from the initial netns into $AQ_TMP/NAME.*:
 # cwnd sampled every 100 ms, ss (with the cap) every 500 ms
