@@ -77,11 +77,12 @@ cap_check() {
 	} END { printf "%d %d\n", n, bad + 0 }' "$1"
 }
 
-# theta_range JOINED [PORT]: "min max" of theta in Mbit/s over the lines of
-# JOINED with a cap (of the connections with local or remote port PORT)
+# theta_range JOINED [PORT [DIR]]: "min max" of theta in Mbit/s over the
+# lines of JOINED with a cap (of the connections with local or remote port
+# PORT, in the samples where tcp_airtime saw them as DIR, send or recv)
 theta_range() {
-	awk -v p="${2:-}" "$AIR_AWK"'
-	air("theta") > 0 && (p == "" || $0 ~ ":" p " ") {
+	awk -v p="${2:-}" -v d="${3:-}" "$AIR_AWK"'
+	air("theta") > 0 && (p == "" || $0 ~ ":" p " ") && (d == "" || air("dir") == d) {
 		v = air("theta") * 8 / 1e6; if (n == 0 || v < lo) lo = v; if (v > hi) hi = v; n++
 	} END { if (n) printf "%.2f %.2f\n", lo, hi; else print "- -" }' "$1"
 }
