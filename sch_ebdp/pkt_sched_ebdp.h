@@ -54,7 +54,7 @@ enum tc_ebdp_source {
 	__TC_EBDP_SRC_MAX
 };
 
-#define TC_EBDP_XSTATS_VERSION	1
+#define TC_EBDP_XSTATS_VERSION	2
 
 /*
  * TCA_STATS_APP of "ebdp".  Versioned: fields are only ever appended, the
@@ -77,6 +77,8 @@ struct tc_ebdp_xstats {
 	__u64	ack_packets;	/* packets served from the ACK FIFO */
 	__u64	samples_mac80211; /* Tserv samples from MAC feedback */
 	__u64	samples_dequeue; /* Tserv samples from dequeue spacing */
+	/* version 2 */
+	__u64	gso_split;	/* GSO packets queued as their segments */
 };
 
 #endif /* _UAPI_PKT_SCHED_EBDP_H */

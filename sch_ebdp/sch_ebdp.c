@@ -36,6 +36,7 @@
 #include <linux/tcp.h>
 #include <net/ip.h>
 #include <net/ipv6.h>
+#include <net/gso.h>
 #include <net/mac80211_feedback.h>
 #include <net/netlink.h>
 #include <net/pkt_sched.h>
@@ -72,6 +73,7 @@ struct ebdp_sched_data {
 	u64 drops_ackq;
 	u64 drops_change;
 	u64 ack_packets;
+	u64 gso_split;		/* GSO packets split into MAC frames */
 
 	/* estimator, under est_lock */
 	spinlock_t est_lock;
@@ -374,8 +376,9 @@ static u32 ebdp_cur_limit(const struct ebdp_sched_data *q)
 /* ------------------------------------------------------------------ */
 /* Data path                                                           */
 
-static int ebdp_enqueue(struct sk_buff *skb, struct Qdisc *sch,
-			struct sk_buff **to_free)
+/* One MAC frame's worth: a packet that is not GSO, or one segment. */
+static int ebdp_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
+			    struct sk_buff **to_free)
 {
 	struct ebdp_sched_data *q = qdisc_priv(sch);
 
@@ -400,6 +403,54 @@ static int ebdp_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	}
 	sch->q.qlen++;
 	qdisc_qstats_backlog_inc(sch, skb);
+	return NET_XMIT_SUCCESS;
+}
+
+/*
+ * The paper's queue holds packets as the MAC sends them, and Tserv is the
+ * service time of one of them.  A GSO packet (a TCP sender's or GRO's
+ * super-packet, up to 64 KB) becomes gso_segs MAC frames only after the
+ * qdisc, so a limit counted in skbs would let the queue hold several
+ * times Tmax of airtime.  Segment before queueing, as tbf does for
+ * packets above its burst: every packet here is one frame, the limit
+ * drops at the tail frame by frame, and the dequeue-spacing estimator
+ * times frames.
+ */
+static int ebdp_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+			struct sk_buff **to_free)
+{
+	struct ebdp_sched_data *q = qdisc_priv(sch);
+	unsigned int len = 0, prev_len = qdisc_pkt_len(skb), seg_len;
+	netdev_features_t features;
+	struct sk_buff *segs, *nskb;
+	int nb = 0;
+
+	if (!skb_is_gso(skb))
+		return ebdp_enqueue_one(skb, sch, to_free);
+
+	features = netif_skb_features(skb);
+	segs = skb_gso_segment(skb, features & ~NETIF_F_GSO_MASK);
+	if (IS_ERR_OR_NULL(segs))
+		return qdisc_drop(skb, sch, to_free);
+
+	q->gso_split++;
+	skb_list_walk_safe(segs, segs, nskb) {
+		skb_mark_not_on_list(segs);
+		seg_len = segs->len;
+		qdisc_skb_cb(segs)->pkt_len = seg_len;
+		if (ebdp_enqueue_one(segs, sch, to_free) == NET_XMIT_SUCCESS) {
+			nb++;
+			len += seg_len;
+		}
+	}
+	if (!nb) {
+		/* every segment was dropped (and counted) */
+		kfree_skb(skb);
+		return NET_XMIT_DROP;
+	}
+	/* our parents counted one packet of prev_len bytes */
+	qdisc_tree_reduce_backlog(sch, 1 - nb, prev_len - len);
+	consume_skb(skb);
 	return NET_XMIT_SUCCESS;
 }
 
@@ -802,6 +853,7 @@ static int ebdp_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	st.drops_ackq = q->drops_ackq;
 	st.drops_change = q->drops_change;
 	st.ack_packets = q->ack_packets;
+	st.gso_split = q->gso_split;
 	sch_tree_unlock(sch);
 	st.mac80211_bound = READ_ONCE(ebdp_fb_bound);
 

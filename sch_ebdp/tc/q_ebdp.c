@@ -9,6 +9,7 @@
  * of range with an extack message; the plugin only rejects what it cannot
  * parse.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -305,6 +306,10 @@ static int ebdp_print_xstats(struct qdisc_util *qu, FILE *f,
 		  st->samples_mac80211);
 	print_u64(PRINT_ANY, "samples_dequeue", " samples_dequeue %llu",
 		  st->samples_dequeue);
+	if (RTA_PAYLOAD(xstats) >= offsetof(struct tc_ebdp_xstats, gso_split) +
+				   sizeof(st->gso_split))
+		print_u64(PRINT_ANY, "gso_split", " gso_split %llu",
+			  st->gso_split);
 	return 0;
 }
 

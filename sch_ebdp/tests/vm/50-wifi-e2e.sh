@@ -31,8 +31,11 @@
 #   - p95 of the ping RTT <= 1.1 x Tmax + the RTT without load + depth x
 #     T_air (the at most depth frames mac80211 and the radio hold under
 #     backpressure are below the qdisc, outside what eBDP sizes);
-#   - packet conservation at the qdisc (clsact matchall counter = ebdp sent +
-#     dropped + backlog), drops by cause add up, and the AP's BE frames on
+#   - with GSO and GRO on (Linux's defaults), the super-packets that reach
+#     the root are queued as the MAC frames they become: ebdp split some,
+#     and what it sent averages at most one frame (1514 bytes) a packet;
+#   - packet conservation at the qdisc (clsact matchall counter, which
+#     counts a GSO packet as its segments, = ebdp sent + dropped + backlog), drops by cause add up, and the AP's BE frames on
 #     the air account for what ebdp sent;
 #   - diag only: the same download and ping with the default root qdisc
 #     (noqueue: mac80211's fq_codel TXQs and AQL).
@@ -42,7 +45,7 @@ AQ_BUILD=${AQ_BUILD:-$AQ_TOP/build}
 . "$AQ_TOP/testbed/lib/guest.sh"
 export TC_LIB_DIR="$AQ_BUILD/sch_ebdp/tc"
 
-N=12
+N=14
 tap_plan $N
 # guest seconds since boot, for the budget
 at() { tap_diag "at $(cut -d' ' -f1 /proc/uptime) s: $*"; }
@@ -86,9 +89,11 @@ STA=10.0.0.2
 
 AP() { ip netns exec ap "$@"; }
 SRV() { ip netns exec srv "$@"; }
-# one skb per packet through the qdisc (no GSO/GRO aggregates)
-SRV ethtool -K eth0 tso off gso off >/dev/null 2>&1
-AP ethtool -K eth-srv gro off >/dev/null 2>&1
+# GSO and GRO as Linux sets them: the server's TCP sends GSO packets and
+# the AP's GRO merges what it forwards, so ebdp's root sees super-packets
+# of several segments and must queue them as MAC frames (it splits them).
+SRV ethtool -k eth0 | grep -q '^generic-segmentation-offload: on' ||
+	tap_diag "the server's GSO is off: the split is not exercised"
 
 # rtt_stats FILE -> "count p50 p95" of the ping RTTs (ms)
 rtt_stats() {
@@ -235,7 +240,14 @@ ok within "$q_med" "$q_exp" 10 -- "Q ${q_med} within 10% of min(Tmax/T_air + c, 
 ok awk -v p="$p95_e" -v b="$bound" -v n="$n_e" 'BEGIN { exit !(n >= 50 && p > 0 && p <= b) }' -- \
 	"p95 RTT ${p95_e} ms <= 1.1 Tmax + idle RTT + depth x T_air = ${bound} ms"
 
-# 9-11: conservation, after the queue drained
+# 9-10: GSO packets are queued as the frames they become
+gs=$(( $(echo "$j1" | jq '.gso_split // 0') - $(echo "$j0" | jq '.gso_split // 0') ))
+ok [ "$gs" -gt 0 ] -- "GSO packets reached ebdp and were split into frames ($gs in the window)"
+read -r wb wp < <(jq -rn --argjson a "$j0" --argjson b "$j1" '"\($b.bytes - $a.bytes) \($b.packets - $a.packets)"')
+ok awk -v b="$wb" -v p="$wp" 'BEGIN { exit !(p > 0 && b / p <= 1514) }' -- \
+	"every packet ebdp sent is one frame: $wb bytes in $wp packets (<= 1514 each)"
+
+# 11-13: conservation, after the queue drained
 sleep 1
 off1=$(offered)
 j2=$(ebdp_json)
