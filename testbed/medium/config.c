@@ -150,7 +150,7 @@ static int parse_phy(struct ctx *c, json_object *o, struct aq_phy *phy)
 	static const char * const keys[] = {
 		"standard", "slot_us", "sifs_us", "prop_delay_us", "ack_timeout_us",
 		"cwmin", "cwmax", "eifs", "resume_decrement", "capture", "ampdu",
-		"edca", "rts_threshold", "per_slope", "rate_mbps", "plcp_us",
+		"edca", "txop", "rts_threshold", "per_slope", "rate_mbps", "plcp_us",
 		"basic_rates", "pd_snr_db", NULL,
 	};
 	json_object *br;
@@ -200,6 +200,7 @@ static int parse_phy(struct ctx *c, json_object *o, struct aq_phy *phy)
 	BOOL(o, "phy", "capture", phy->capture);
 	BOOL(o, "phy", "ampdu", phy->ampdu);
 	BOOL(o, "phy", "edca", phy->edca);
+	BOOL(o, "phy", "txop", phy->txop);
 	NUM(o, "phy", "rts_threshold", 0, 65535, phy->rts_threshold);
 	NUM(o, "phy", "per_slope", 0.01, 100, phy->per_slope);
 	d = -1;
@@ -331,9 +332,11 @@ static int parse_radio(struct ctx *c, struct aq_medium *m, json_object *o, int k
 		if (check_keys(c, v, "edca", acn))
 			return -1;
 		for (int ac = 0; ac < AQ_NUM_AC; ac++) {
-			static const char * const ek[] = { "aifsn", "cwmin", "cwmax", NULL };
+			static const char * const ek[] = { "aifsn", "cwmin", "cwmax",
+							   "txop_us", NULL };
 			struct aq_ac_state *q = &m->radio[ri].ac[ac];
 			double aifsn = q->aifsn, cwmin = q->cwmin, cwmax = q->cwmax;
+			double txop_us = q->txop_ns / 1000.0;
 			json_object *e;
 
 			if (!json_object_object_get_ex(v, acn[ac], &e))
@@ -344,10 +347,13 @@ static int parse_radio(struct ctx *c, struct aq_medium *m, json_object *o, int k
 			NUM(e, p2, "aifsn", 1, 15, aifsn);
 			NUM(e, p2, "cwmin", 0, 32767, cwmin);
 			NUM(e, p2, "cwmax", 0, 32767, cwmax);
+			/* TXOP limit: 0..255 units of 32 us (9.4.2.28) */
+			NUM(e, p2, "txop_us", 0, 8160, txop_us);
 			if (cwmax < cwmin)
 				return fail(c, "%s.cwmax: invalid value %g (must be >= cwmin %g)",
 					    p2, cwmax, cwmin);
 			aq_radio_set_edca(m, ri, ac, aifsn, cwmin, cwmax);
+			aq_radio_set_txop(m, ri, ac, (int64_t)(txop_us * 1000));
 			q->cw = q->cwmin;
 		}
 	}

@@ -291,6 +291,17 @@ void aq_radio_set_edca(struct aq_medium *m, int ri, int ac, unsigned int aifsn,
 		q->cw = cwmin;
 }
 
+/*
+ * The TXOP limit of an AC (802.11-2020 10.23.2.9): after an exchange that
+ * succeeded, the holder may send its next frame of the same AC SIFS later,
+ * without backoff, while the whole exchange still ends within txop_ns of
+ * the TXOP's start.  0 (DCF, and EDCA's BE/BK): one exchange per access.
+ */
+void aq_radio_set_txop(struct aq_medium *m, int ri, int ac, int64_t txop_ns)
+{
+	m->radio[ri].ac[ac].txop_ns = txop_ns > 0 ? txop_ns : 0;
+}
+
 static void link_compute(struct aq_medium *m, int a, int b)
 {
 	struct aq_link *l = &m->link[a][b];
@@ -353,6 +364,7 @@ int aq_radio_add(struct aq_medium *m, const char *name, const uint8_t *addr)
 	free(r->maddr);
 	free(r->sta_airtime);
 	memset(r, 0, sizeof(*r));
+	r->txop_ac = -1;
 	r->access_gen = ag + 1;
 	r->wait_gen = wg + 1;
 	r->epoch = ep + 1;
@@ -369,6 +381,7 @@ int aq_radio_add(struct aq_medium *m, const char *name, const uint8_t *addr)
 		r->ac[ac].cw = 0;
 		aq_radio_set_edca(m, i, ac, m->default_edca[ac][0],
 				  m->default_edca[ac][1], m->default_edca[ac][2]);
+		aq_radio_set_txop(m, i, ac, m->default_txop[ac]);
 		r->ac[ac].cw = r->ac[ac].cwmin;
 		r->ac[ac].backoff = rand_backoff(m, r->ac[ac].cw);
 	}
@@ -429,6 +442,7 @@ void aq_radio_flush(struct aq_medium *m, int ri)
 	r->access_gen++;
 	r->wait_gen++;
 	r->txing = r->waiting = r->await_cts = r->resp_incoming = false;
+	r->txop_ac = -1;
 	r->rx_tx = NULL;
 	r->n_sig = r->n_heard = 0;
 	r->pwr_mw = 0;
@@ -1016,6 +1030,28 @@ static void final_status(struct aq_medium *m, struct aq_radio *r,
 	aq_frame_free(f);
 }
 
+static void start_exchange(struct aq_medium *m, int ri, int ac);
+
+/*
+ * Whether the head of @ac fits in the rest of the TXOP started at
+ * r->txop_start: its data frame SIFS from now, then SIFS and its ACK.
+ */
+static bool txop_fits(struct aq_medium *m, struct aq_radio *r, int ac)
+{
+	struct aq_ac_state *q = &r->ac[ac];
+	struct aq_frame *f = q->head;
+	struct aq_rate rate, ctrl;
+	int64_t end;
+
+	if (!q->txop_ns || !f || f->dst == AQ_DST_BCAST || f->no_ack ||
+	    aq_frame_rate(m, f, &rate))
+		return false;
+	aq_ctrl_rate(&m->phy, &rate, &ctrl);
+	end = m->now + m->phy.sifs + aq_txtime(&m->phy, &rate, f->len) +
+	      m->phy.sifs + aq_txtime(&m->phy, &ctrl, AQ_ACK_LEN);
+	return end - r->txop_start <= q->txop_ns;
+}
+
 static void exchange_done(struct aq_medium *m, int ri, uint64_t ok_mask,
 			  bool collided)
 {
@@ -1075,13 +1111,45 @@ static void exchange_done(struct aq_medium *m, int ri, uint64_t ok_mask,
 	tx->nfr = 0;
 	r->cur = NULL;
 	tx_put(m, tx);
-	r->waiting = false;
 	r->await_cts = false;
 	r->resp_incoming = false;
 	r->wait_gen++;
 	r->access_floor = m->now;
+	/*
+	 * TXOP: an exchange that succeeded may be followed SIFS later by the
+	 * AC's next frame if it fits; the radio keeps the medium (it stays
+	 * "waiting", so it neither contends nor counts down).  A failure ends
+	 * the TXOP: the backoff drawn above applies.
+	 */
+	if (any_ok && !collided && txop_fits(m, r, tx->ac)) {
+		r->txop_ac = tx->ac;
+		r->waiting = true;
+		ev_push(m, m->now + m->phy.sifs, AQ_EV_TXOP, ri, r->wait_gen, NULL);
+		update_backlog(m, r);
+		radio_update(m, ri);
+		return;
+	}
+	r->waiting = false;
 	update_backlog(m, r);
 	radio_update(m, ri);
+}
+
+/* SIFS after an exchange that succeeded: the TXOP's next frame */
+static void txop_continue(struct aq_medium *m, int ri, uint64_t gen)
+{
+	struct aq_radio *r = &m->radio[ri];
+	int ac = r->txop_ac;
+
+	if (!r->present || gen != r->wait_gen || ac < 0)
+		return;
+	r->txop_ac = -1;
+	r->waiting = false;
+	if (r->cur || !r->ac[ac].qlen) {
+		radio_update(m, ri);
+		return;
+	}
+	r->ac[ac].st.txop_continuations++;
+	start_exchange(m, ri, ac);
 }
 
 static void timeout(struct aq_medium *m, int ri, uint64_t gen)
@@ -1241,6 +1309,7 @@ static void access(struct aq_medium *m, int ri, uint64_t gen)
 		schedule(m, ri);
 		return;
 	}
+	r->txop_start = m->now;
 	start_exchange(m, ri, win);
 	/* internal collision: lower ACs behave as if they had collided */
 	for (int i = 0; i < nl; i++) {
@@ -1296,6 +1365,15 @@ void aq_init(struct aq_medium *m, const struct aq_phy *phy, uint64_t seed)
 		}
 		/* 802.11-2016 Table 9-137 (dot11EDCATable, non-AP default) */
 		m->default_edca[ac][0] = aifsn[ac];
+		/* its TXOP limits: VI 6.016 / VO 3.264 ms for DSSS/HR-DSSS,
+		 * 3.008 / 1.504 ms for the OFDM-based PHYs; BE, BK 0 */
+		if (phy->txop && (ac == AQ_AC_VI || ac == AQ_AC_VO)) {
+			bool dsss = phy->std == AQ_STD_B;
+
+			m->default_txop[ac] = ac == AQ_AC_VI ?
+				(int64_t)(dsss ? 6016 : 3008) * AQ_NS_PER_US :
+				(int64_t)(dsss ? 3264 : 1504) * AQ_NS_PER_US;
+		}
 		if (ac == AQ_AC_VI) {
 			m->default_edca[ac][1] = (cwmin + 1) / 2 - 1;
 			m->default_edca[ac][2] = cwmin;
@@ -1473,6 +1551,9 @@ void aq_run_until(struct aq_medium *m, int64_t t)
 		case AQ_EV_TIMER:
 			if (m->ops.timer)
 				m->ops.timer(m, e.radio, e.gen);
+			break;
+		case AQ_EV_TXOP:
+			txop_continue(m, e.radio, e.gen);
 			break;
 		}
 	}

@@ -61,6 +61,7 @@ struct aq_phy {
 	bool capture;
 	bool ampdu;
 	bool edca;
+	bool txop;		/* EDCA TXOP limits (VI, VO) as Table 9-155 */
 	unsigned int rts_threshold;	/* MPDU octets incl. FCS; above -> RTS */
 	double per_slope;		/* logistic slope, 1/dB */
 	/* BSSBasicRateSet, kbit/s ascending (hostapd's default per mode) */
@@ -184,6 +185,7 @@ struct aq_ac_stats {
 	 * frames (A-MPDU subframes, or aggregable) only */
 	uint64_t ampdu_tries_hist[AQ_NUM_L4][AQ_TRIES_HIST];
 	uint64_t internal_collisions, rts_attempts, rts_failures;
+	uint64_t txop_continuations;	/* exchanges sent SIFS after the last */
 	uint64_t frames, ampdus, ampdu_subframes, bytes_ok, payload_ok;
 	int64_t airtime;		/* ns on air of own DATA/RTS */
 	int64_t queue_delay_sum;	/* ns, enqueue -> final status */
@@ -193,6 +195,7 @@ struct aq_ac_state {
 	struct aq_frame *head, *tail;
 	unsigned int qlen;
 	unsigned int aifsn, cwmin, cwmax, cw;
+	int64_t txop_ns;		/* TXOP limit; 0: one exchange */
 	int backoff;			/* slots left as of radio idle_ref */
 	struct aq_ac_stats st;
 };
@@ -230,6 +233,10 @@ struct aq_radio {
 	struct aq_tx *cur;		/* our DATA (or RTS-protected DATA) */
 	bool resp_incoming, await_cts;
 	uint64_t wait_gen;
+	/* TXOP: its start, and the AC that continues it SIFS after an
+	 * exchange that succeeded (txop_ac < 0: none pending) */
+	int64_t txop_start;
+	int txop_ac;
 
 	/* stats */
 	int64_t created, busy_ns, busy_since, tx_ns, rx_ns;
@@ -260,6 +267,7 @@ struct aq_channel {
 enum aq_ev_type {
 	AQ_EV_ACCESS, AQ_EV_TX_BEGIN, AQ_EV_TX_END, AQ_EV_SIG_START,
 	AQ_EV_SIG_END, AQ_EV_TIMEOUT, AQ_EV_NAV_END, AQ_EV_TIMER,
+	AQ_EV_TXOP,
 };
 
 struct aq_event {
@@ -315,6 +323,7 @@ struct aq_medium {
 	struct aq_tx *active[4 * AQ_MAX_RADIOS];
 	unsigned int n_active;
 	unsigned int default_edca[AQ_NUM_AC][3];	/* aifsn, cwmin, cwmax */
+	int64_t default_txop[AQ_NUM_AC];		/* ns */
 	struct aq_ops ops;
 	FILE *trace;
 	struct aq_global_stats st;
@@ -336,6 +345,7 @@ int aq_radio_add_maddr(struct aq_medium *m, int r, const uint8_t *addr);
 void aq_radio_del_maddr(struct aq_medium *m, int r, const uint8_t *addr);
 void aq_radio_set_edca(struct aq_medium *m, int r, int ac, unsigned int aifsn,
 		       unsigned int cwmin, unsigned int cwmax);
+void aq_radio_set_txop(struct aq_medium *m, int r, int ac, int64_t txop_ns);
 void aq_links_update(struct aq_medium *m);
 void aq_link_set_snr(struct aq_medium *m, int a, int b, double snr_db);
 struct aq_frame *aq_frame_alloc(void);

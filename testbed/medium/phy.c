@@ -67,6 +67,7 @@ int aq_phy_defaults(struct aq_phy *phy, enum aq_std std)
 	phy->resume_decrement = true;
 	phy->ampdu = true;
 	phy->edca = true;
+	phy->txop = true;
 	phy->rts_threshold = 65535;
 	phy->per_slope = 2.0;
 	phy->cwmax = 1023;

@@ -56,11 +56,12 @@ void aq_stats_json(struct aq_medium *m, FILE *o)
 	/* the rules in force (defaults and configuration resolved) */
 	fprintf(o, " \"settings\": {\"slot_us\": %.3f, \"sifs_us\": %.3f, "
 		"\"ack_timeout_us\": %.3f, \"eifs_us\": %.3f, \"eifs\": %s, "
-		"\"edca\": %s, \"capture\": %s, \"pd_snr_db\": %g, "
+		"\"edca\": %s, \"txop\": %s, \"capture\": %s, \"pd_snr_db\": %g, "
 		"\"rts_threshold\": %u, \"prop_delay_us\": %.3f, \"basic_rates_mbps\": [",
 		us(m->phy.slot), us(m->phy.sifs), us(m->phy.ack_timeout),
 		us(aq_eifs(&m->phy)), m->phy.use_eifs ? "true" : "false",
-		m->phy.edca ? "true" : "false", m->phy.capture ? "true" : "false",
+		m->phy.edca ? "true" : "false", m->phy.txop ? "true" : "false",
+		m->phy.capture ? "true" : "false",
 		m->phy.pd_snr_db, m->phy.rts_threshold, us(m->phy.prop));
 	for (unsigned int i = 0; i < m->phy.n_basic; i++)
 		fprintf(o, "%s%g", i ? ", " : "", m->phy.basic_kbps[i] / 1000.0);
@@ -127,15 +128,17 @@ void aq_stats_json(struct aq_medium *m, FILE *o)
 			struct aq_ac_stats *s = &q->st;
 
 			fprintf(o, "%s\n    \"%s\": {\"aifsn\": %u, \"cwmin\": %u, \"cwmax\": %u, "
-				"\"cw\": %u, \"backoff\": %d, \"qlen\": %u,\n", ac ? "," : "",
-				ac_name[ac], q->aifsn, q->cwmin, q->cwmax, q->cw, q->backoff,
-				q->qlen);
+				"\"txop_us\": %.3f, \"cw\": %u, \"backoff\": %d, \"qlen\": %u,\n",
+				ac ? "," : "", ac_name[ac], q->aifsn, q->cwmin, q->cwmax,
+				us(q->txop_ns), q->cw, q->backoff, q->qlen);
 			fprintf(o, "     \"frames\": %" PRIu64 ", \"attempts\": %" PRIu64
 				", \"successes\": %" PRIu64 ", \"failures\": %" PRIu64
 				", \"collisions\": %" PRIu64 ", \"discards\": %" PRIu64
-				", \"internal_collisions\": %" PRIu64 ",\n",
+				", \"internal_collisions\": %" PRIu64
+				", \"txop_continuations\": %" PRIu64 ",\n",
 				s->frames, s->attempts, s->successes, s->failures,
-				s->collisions, s->discards, s->internal_collisions);
+				s->collisions, s->discards, s->internal_collisions,
+				s->txop_continuations);
 			fprintf(o, "     \"rts_attempts\": %" PRIu64 ", \"rts_failures\": %"
 				PRIu64 ", \"ampdus\": %" PRIu64 ", \"ampdu_subframes\": %"
 				PRIu64 ", \"bytes_ok\": %" PRIu64 ", \"payload_ok\": %" PRIu64

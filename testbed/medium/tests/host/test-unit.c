@@ -721,6 +721,8 @@ static void test_config(void)
 	cfg_err("{\"phy\": {\"slot_us\": -3}}", "phy.slot_us", "-3");
 	cfg_err("{\"phy\": {\"standard\": \"ac\"}}", "phy.standard", "ac");
 	cfg_err("{\"phy\": {\"slott_us\": 9}}", "phy", "slott_us");
+	cfg_err("{\"radios\": [{\"name\": \"a\", \"edca\": {\"VO\": {\"txop_us\": 9000}}}]}",
+		"radios[0].edca.VO.txop_us", "9000");
 	cfg_err("{\"radios\": [{\"name\": \"a\", \"addr\": \"zz:00\"}]}", "radios[0].addr", "zz:00");
 	cfg_err("{\"radios\": [{\"name\": \"a\"}], \"traffic\": [{\"src\": \"a\", \"dst\": \"b\", \"saturated\": true}]}",
 		"traffic[0].dst", "\"b\"");
@@ -894,6 +896,113 @@ static void test_capture_order(void)
 	}
 }
 
+
+/* ---------------------------------------------------------------- TXOP */
+
+/*
+ * Radio a holds 3 VO frames, b one BE frame (both backoff 0).  802.11g
+ * EDCA: VO's default TXOP limit (1.504 ms) lets a send its three data
+ * frames SIFS after each ACK, before b's BE frame; without TXOP (phy.txop
+ * false, or a limit below two exchanges) every VO frame needs its own
+ * access, and b's frame goes out between them.
+ */
+static int txop_run(bool txop, int64_t limit_ns, struct tr *t, int max,
+		    uint64_t *cont)
+{
+	struct aq_medium *m = calloc(1, sizeof(*m));
+	struct aq_phy phy;
+	char *buf = NULL;
+	size_t sz = 0;
+	int k, a, b, n;
+
+	aq_phy_defaults(&phy, AQ_STD_G);
+	phy.txop = txop;
+	aq_init(m, &phy, 7);
+	m->chan.model = 1;
+	m->chan.default_snr_db = 40;
+	m->ops.tx_status = rec_status;
+	n_recs = 0;
+	m->trace = open_memstream(&buf, &sz);
+	k = aq_radio_add(m, "sink", NULL);
+	a = aq_radio_add(m, "a", NULL);
+	b = aq_radio_add(m, "b", NULL);
+	if (limit_ns >= 0)
+		aq_radio_set_txop(m, a, AQ_AC_VO, limit_ns);
+	m->radio[a].ac[AQ_AC_VO].backoff = 0;
+	m->radio[b].ac[AQ_AC_BE].backoff = 0;
+	for (int i = 0; i < 3; i++) {
+		struct aq_frame *f = mkframe(a, k, 300, 11, 7, 2412);
+
+		f->ac = AQ_AC_VO;
+		f->tid = 6;
+		aq_enqueue(m, f);
+	}
+	aq_enqueue(m, mkframe(b, k, 300, 11, 7, 2412));
+	aq_run_until(m, US(20000));
+	fclose(m->trace);
+	m->trace = NULL;
+	n = trace_txs(buf, t, max);
+	free(buf);
+	*cont = m->radio[a].ac[AQ_AC_VO].st.txop_continuations;
+	done(m);
+	return n;
+}
+
+static void test_txop(void)
+{
+	struct tr t[32];
+	uint64_t cont;
+	int n, i, data = 0, first_b = -1, last_a = -1;
+	int64_t gap = 0;
+	bool sifs = true;
+
+	n = txop_run(true, -1, t, 32, &cont);
+	for (i = 0; i < n; i++) {
+		if (strcmp(t[i].kind, "DATA"))
+			continue;
+		if (t[i].src == 2 && first_b < 0)
+			first_b = data;
+		if (t[i].src == 1) {
+			last_a = data;
+			/* after a's first frame: SIFS after the ACK before */
+			if (data > 0 && i > 0) {
+				gap = t[i].t - (t[i - 1].t + t[i - 1].dur);
+				if (gap != US(10) + US(1))
+					sifs = false;
+			}
+		}
+		data++;
+	}
+	EQ(data, 4, "TXOP: four data frames on the air");
+	ok(last_a == 2 && first_b == 3, "TXOP: a's three VO frames go before b's BE one (a last %d, b first %d)",
+	   last_a, first_b);
+	/* the ACK's end reaches a 1 us (propagation) after the sink sent it */
+	ok(sifs, "TXOP: each of a's later frames starts SIFS (10 us) after the ACK before it reached a (last gap %lld ns)",
+	   (long long)gap);
+	EQ(cont, 2, "TXOP: two continuations counted");
+
+	n = txop_run(false, -1, t, 32, &cont);
+	for (i = 0, data = 0, first_b = -1; i < n; i++) {
+		if (strcmp(t[i].kind, "DATA"))
+			continue;
+		if (t[i].src == 2 && first_b < 0)
+			first_b = data;
+		data++;
+	}
+	ok(first_b >= 0 && first_b < 3 && cont == 0,
+	   "no TXOP (phy.txop false): b's frame goes between a's (position %d), no continuation",
+	   first_b);
+
+	/* 300 B at 54 Mbit/s, SIFS and the ACK at 24 Mbit/s: about 118 us
+	 * an exchange, 128 us with the SIFS before the next */
+	txop_run(true, US(150), t, 32, &cont);
+	EQ(cont, 0, "a 150 us TXOP limit holds one exchange only");
+	txop_run(true, US(300), t, 32, &cont);
+	EQ(cont, 1, "a 300 us TXOP limit holds two exchanges");
+	txop_run(true, US(400), t, 32, &cont);
+	EQ(cont, 2, "a 400 us TXOP limit holds all three exchanges");
+}
+
 int main(void)
 {
 	test_airtime();
@@ -911,6 +1020,7 @@ int main(void)
 	test_ctrl_rates();
 	test_eifs_rules();
 	test_capture_order();
+	test_txop();
 	printf("1..%d\n", n_test);
 	return 0;
 }
