@@ -558,6 +558,57 @@ static bool airtime_next_hop(struct sock *sk, struct dst_entry *dst, u8 *addr)
 	return ok;
 }
 
+struct airtime_port_match {
+	const u8 *peer;
+	struct airtime_iface *found;	/* the port whose AP view lists peer */
+	struct airtime_iface *only;	/* the one port with a view, if one */
+	unsigned int ports;
+};
+
+static int airtime_port_match(struct net_device *lower,
+			      struct netdev_nested_priv *priv)
+{
+	struct airtime_port_match *pm = priv->data;
+	struct airtime_iface *ifc = airtime_iface_find(lower);
+	const struct airtime_snap *snap;
+	u32 i;
+
+	if (!ifc)
+		return 0;
+	pm->ports++;
+	pm->only = pm->ports == 1 ? ifc : NULL;
+	snap = rcu_dereference(ifc->snap);
+	if (!snap || snap->source != IEEE80211_AIRTIME_SRC_AP)
+		return 0;
+	for (i = 0; i < snap->n_sta; i++) {
+		if (ether_addr_equal(snap->sta[i].addr, pm->peer)) {
+			pm->found = ifc;
+			return 1;	/* stop the walk */
+		}
+	}
+	return 0;
+}
+
+/*
+ * The view that applies to a route through @dev: @dev's own, or, when
+ * @dev is a bridge (OpenWrt's br-lan, an AP's Wi-Fi interface a port of
+ * it), that of the port whose AP view lists the next hop @peer; if none
+ * lists it (a station that has not been active yet), the bridge's only
+ * port with a view.  Under rcu_read_lock().
+ */
+static struct airtime_iface *airtime_iface_route(struct net_device *dev,
+						 const u8 *peer, bool have_peer)
+{
+	struct airtime_iface *ifc = airtime_iface_find(dev);
+	struct airtime_port_match pm = { .peer = peer };
+	struct netdev_nested_priv priv = { .data = &pm };
+
+	if (ifc || !have_peer || !netif_is_bridge_master(dev))
+		return ifc;
+	netdev_walk_all_lower_dev_rcu(dev, airtime_port_match, &priv);
+	return pm.found ? pm.found : pm.only;
+}
+
 static void airtime_no_cap(struct airtime_ca *ca, u8 source)
 {
 	ca->source = source;
@@ -608,8 +659,14 @@ static void __airtime_update(struct sock *sk)
 	if (!dst || !dst->dev)
 		return airtime_no_cap(ca, AIRTIME_SRC_NOVIEW);
 
+	/*
+	 * Station x: the next hop at an AP, ourselves at a station.  The
+	 * next hop is also the peer whose rate changes (event D) apply, and
+	 * behind a bridge it picks the port.
+	 */
+	have_peer = airtime_next_hop(sk, dst, peer);
 	rcu_read_lock();
-	ifc = airtime_iface_find(dst->dev);
+	ifc = airtime_iface_route(dst->dev, peer, have_peer);
 	snap = ifc ? rcu_dereference(ifc->snap) : NULL;
 	if (!snap || !snap->slot_us) {
 		airtime_no_cap(ca, AIRTIME_SRC_NOVIEW);
@@ -622,11 +679,6 @@ static void __airtime_update(struct sock *sk)
 		goto unlock;
 	}
 
-	/*
-	 * Station x: the next hop at an AP, ourselves at a station.  The
-	 * next hop is also the peer whose rate changes (event D) apply.
-	 */
-	have_peer = airtime_next_hop(sk, dst, peer);
 	if (snap->source == IEEE80211_AIRTIME_SRC_AP) {
 		if (!have_peer) {
 			airtime_no_cap(ca, AIRTIME_SRC_NOVIEW);
@@ -701,9 +753,9 @@ static void __airtime_update(struct sock *sk)
 
 	/* join the group of station x */
 	if (!ca->grp || !ether_addr_equal(ca->addr, addr) ||
-	    ca->grp->dev != dst->dev) {
+	    ca->grp->dev != ifc->dev) {
 		airtime_group_put(ca->grp);
-		ca->grp = airtime_group_get(dst->dev, addr);
+		ca->grp = airtime_group_get(ifc->dev, addr);
 		ether_addr_copy(ca->addr, addr);
 		ca->seq = snap->seq;
 		ca->byte_mark = tp->bytes_acked + tp->bytes_received;
