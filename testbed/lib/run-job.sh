@@ -37,8 +37,10 @@ nvar=$(jq '.variants | length' "$job")
 todo=()
 for k in $(seq 0 $((nvar - 1))); do
 	v=$(jq -r ".variants[$k].name" "$job")
+	# kept: a record without error, made with this variant's definition
 	if [ "${AQ_FORCE:-0}" != 1 ] && [ -f "$dest/runs/$id.$v.json" ] &&
-	   jq -e '.error == null' "$dest/runs/$id.$v.json" >/dev/null 2>&1; then
+	   jq -e --argjson s "$(jq -c ".variants[$k]" "$job")" \
+		'.error == null and .variant_spec == $s' "$dest/runs/$id.$v.json" >/dev/null 2>&1; then
 		say "$scn $id: $v done before, kept"
 		continue
 	fi
@@ -59,10 +61,20 @@ pint=$(P ping_interval_s)
 
 # --- topology ------------------------------------------------------------
 say "$scn $id: topology: $(P std) AP + $n_sta station(s), medium $(P medium), wired RTT ${rtt} ms, seed $seed"
-hwsim_load $((n_sta + 1)) || exit 1
+# 5 GHz: without a regulatory database the world domain forbids
+# initiating radiation on channels 36-48 (hostapd cannot start an AP);
+# hwsim's custom world domain 03 (regtest=5) allows them
+hwsim_args=()
+[ "$(P hw_mode)" = a ] && hwsim_args=(regtest=5)
+hwsim_load $((n_sta + 1)) "${hwsim_args[@]}" || exit 1
 if [ "$(P medium)" = true ]; then
+	# distance_m: one for all, or a list (station i the i-th, the last
+	# repeated)
 	dists=()
-	for i in $(seq "$n_sta"); do dists+=("$(P distance_m)"); done
+	for i in $(seq "$n_sta"); do
+		dists+=("$(jq -r --argjson i "$i" '.params.distance_m |
+			if type == "array" then (.[$i - 1] // .[-1]) else . end' "$job")")
+	done
 	medium_config_bss "$out/medium.json" "$(P std)" "$n_sta" "${dists[@]}"
 	# the seed and the scenario's medium rules: EDCA or DCF, the slot
 	# (short for an ERP BSS whose stations all support it, else long),
@@ -76,15 +88,42 @@ if [ "$(P medium)" = true ]; then
 		if (.phy.standard == "g" or .phy.standard == "n24") and
 		   ($p[0].params.short_slot | not) then .phy.slot_us = 20 else . end' \
 		"$out/medium.json" >"$out/medium.json.s" && mv "$out/medium.json.s" "$out/medium.json"
+	if [ -n "$(P tap_args)" ]; then
+		# the AP's AC_VO as tap-setup would have hostapd set it (AIFSN,
+		# CWmin, CWmax and the TXOP)
+		# shellcheck disable=SC2046 # the options are words
+		"$AQ_TOP/scripts/tap-setup" hostapd $(P tap_args) >"$out/tap-lines.txt" || {
+			say "$scn $id: tap-setup hostapd $(P tap_args) failed"; exit 1; }
+		tq() { sed -n "s/^tx_queue_data0_$1=//p" "$out/tap-lines.txt"; }
+		# burst: hostapd's TXOP in ms (tap-setup: n* - 1 ACKs)
+		jq --argjson a "$(tq aifs)" --argjson c "$(tq cwmin)" --argjson x "$(tq cwmax)" \
+			--argjson b "$(tq burst)" \
+			'.radios[0].edca = {VO: {aifsn: $a, cwmin: $c, cwmax: $x,
+						txop_us: ($b * 1000 | round)}}' \
+			"$out/medium.json" >"$out/medium.json.s" && mv "$out/medium.json.s" "$out/medium.json"
+	fi
 	medium_start "$out/medium.json" || exit 1
 fi
 hostapd_extra=()
 # hostapd's basic_rates are in units of 100 kbit/s
 [ -n "$(P basic_rates)" ] && hostapd_extra+=("basic_rates=$(jq -r '.params.basic_rates |
 	map(tonumber * 10 | round | tostring) | join(" ")' "$job")")
+while IFS= read -r l; do
+	[ -n "$l" ] && hostapd_extra+=("$l")
+done < <(jq -r '.params.hostapd // [] | .[]' "$job")
 if ! topo_bss "$n_sta" "$(P channel)" "$(P hw_mode)" "${hostapd_extra[@]}"; then
 	say "$scn $id: topology failed: $(tail -n 3 "$AQ_TMP/medium.log" 2>/dev/null)"
 	exit 1
+fi
+if [ "$(P rts)" = true ]; then
+	# RTS threshold 0: RTS/CTS before every frame (mac80211 asks the
+	# driver, hwsim tells the medium with the rate's RTS flag)
+	for ns in ap $(seq -f 'sta%g' "$n_sta"); do
+		w=$(ip netns exec "$ns" iw dev | awk '/Interface/ {print $2; exit}')
+		ph=phy$(ip netns exec "$ns" iw dev "$w" info | awk '/wiphy/ {print $2; exit}')
+		ip netns exec "$ns" iw phy "$ph" set rts 0 || {
+			say "$scn $id: iw phy $ph set rts 0 failed in $ns"; exit 1; }
+	done
 fi
 half=$(awk -v r="$rtt" 'BEGIN { printf "%g", r / 2 }')
 netem srv eth0 delay "${half}ms" limit 100000
@@ -99,6 +138,27 @@ nflows=$((downloads + uploads))
 for f in $(seq "$nflows"); do iperf3_server srv $((5200 + f)) || exit 1; done
 
 namespaces() { echo ap srv; for i in $(seq "$n_sta"); do echo "sta$i"; done; }
+export AP_IF AQ_TOP AQ_TMP
+# the model's n* for the scenario's tap-setup options, basic access
+if [ -n "$(P tap_args)" ]; then
+	# shellcheck disable=SC2046
+	"$AQ_TOP/scripts/tap-setup" nstar $(P tap_args) --access basic --json 2>/dev/null |
+		jq '.results[0].nstar_real' >"$out/nstar.txt"
+fi
+mss=$(P mss)
+mss_opt=()
+[ "$mss" != 0 ] && mss_opt=(-M "$mss")
+[ -n "$(P tcp_window)" ] && mss_opt+=(-w "$(P tcp_window)")
+
+# run_ap_cmds INDEX KEY: the variant's KEY (ap_exec, ap_undo) commands in
+# the AP's namespace
+run_ap_cmds() {
+	local c
+	while IFS= read -r c; do
+		[ -n "$c" ] || continue
+		ip netns exec ap bash -c "$c" || { echo "$2: '$c' failed" >&2; return 1; }
+	done < <(jq -r ".variants[$1].$2 // [] | .[]" "$job")
+}
 
 # --- variants --------------------------------------------------------------
 undo=()
@@ -140,6 +200,8 @@ apply_variant() { # INDEX: apply, remembering how to undo in undo[]
 		ip netns exec ap tc qdisc add dev "$AP_IF" root $q || return 1
 	fi
 	undo+=("ip netns exec ap tc qdisc del dev $AP_IF root")
+	undo+=("run_ap_cmds $k ap_undo")
+	run_ap_cmds "$k" ap_exec || return 1
 }
 
 undo_variant() {
@@ -164,14 +226,14 @@ run_flows() { # RAWDIR CC: every flow for $dur s, ping from sta1 alongside
 	for i in $(seq "$downloads"); do
 		f=$((f + 1))
 		timeout $((dur + 60)) ip netns exec "sta$i" iperf3 -c 10.9.0.2 -p $((5200 + f)) \
-			-J -t "$dur" -i 1 -R -C "$cc" >"$raw/iperf3-$f-down-sta$i.json" 2>&1 &
+			-J -t "$dur" -i 1 -R -C "$cc" "${mss_opt[@]}" >"$raw/iperf3-$f-down-sta$i.json" 2>&1 &
 		pids+=($!)
 	done
 	for i in $(seq "$uploads"); do
 		f=$((f + 1))
 		# the upload's sender is the station: the cc applies there
 		timeout $((dur + 60)) ip netns exec "sta$((n_sta - i + 1))" iperf3 -c 10.9.0.2 \
-			-p $((5200 + f)) -J -t "$dur" -i 1 -C "$cc" \
+			-p $((5200 + f)) -J -t "$dur" -i 1 -C "$cc" "${mss_opt[@]}" \
 			>"$raw/iperf3-$f-up-sta$((n_sta - i + 1)).json" 2>&1 &
 		pids+=($!)
 	done
@@ -206,6 +268,7 @@ for k in "${todo[@]}"; do
 	dmesg >"$raw/dmesg.txt" 2>/dev/null
 	cp "$out/ping-idle.txt" "$raw/"
 	cp "$out/medium.json" "$raw/medium-config.json" 2>/dev/null
+	cp "$out/nstar.txt" "$raw/" 2>/dev/null
 	printf '{"guest_start": %s, "guest_end": %s, "kernel": "%s", "clock": "%s"}\n' \
 		"$t0" "$t1" "$(uname -r)" "${AQ_CLOCK:-wall}" >"$raw/times.json"
 	for m in mac80211 mac80211_hwsim sch_ebdp tcp_airtime; do

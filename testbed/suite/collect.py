@@ -48,6 +48,11 @@ def flow_records(raw):
         else:
             rec["mbps"] = end["sum_received"]["bits_per_second"] / 1e6
             rec["retransmits"] = end.get("sum_sent", {}).get("retransmits")
+            # data segments the sender sent: its bytes over the MSS it used
+            mss = j.get("start", {}).get("tcp_mss") or \
+                j.get("start", {}).get("tcp_mss_default")
+            sent = end.get("sum_sent", {}).get("bytes")
+            rec["segments"] = sent / mss if sent and mss else None
             rec["cc"] = end.get("sender_tcp_congestion") or \
                 j.get("start", {}).get("test_start", {}).get("congestion")
             rec["interval_mbps"] = [i["sum"]["bits_per_second"] / 1e6
@@ -97,11 +102,55 @@ def medium_delta(raw):
                   "discards", "rts_attempts", "ampdus"):
             d[k] = sum(r["ac"][ac].get(k, 0) - ra["ac"][ac].get(k, 0) for ac in r["ac"])
         radios[r["name"]] = d
+    # time with k radios backlogged (the contenders), over the run
+    ha, hb = a.get("contending_hist_us") or [], b.get("contending_hist_us") or []
+    n = max(len(ha), len(hb))
+    hist = [(hb[i] if i < len(hb) else 0.0) - (ha[i] if i < len(ha) else 0.0)
+            for i in range(n)]
+    # channel occupancy per station (cot-tcp-rate-control eq. 14): its own
+    # transmit time plus the AP's airtime toward it
+    apb = next((r for r in b["radios"] if r["name"] == "ap"), None)
+    apa = before.get("ap")
+    occupancy = {}
+    for r in b["radios"]:
+        ra = before.get(r["name"])
+        if r["name"] == "ap" or not ra:
+            continue
+        to = 0.0
+        if apb and apa:
+            to = (apb.get("airtime_to_us", {}).get(r["name"], 0.0) -
+                  apa.get("airtime_to_us", {}).get(r["name"], 0.0))
+        occupancy[r["name"]] = (r["tx_us"] - ra["tx_us"]) + to
     return {"time_us": span, "phy": b.get("phy"), "settings": b.get("settings"),
+            "contending_hist_us": hist, "occupancy_us": occupancy,
             "transmissions": b["transmissions"] - a["transmissions"],
             "same_slot_collisions": b["same_slot_collisions"] - a["same_slot_collisions"],
             "kernel_rejected_frames": b.get("kernel_rejected_frames", 0) - a.get("kernel_rejected_frames", 0),
             "radios": radios}
+
+
+def drop_rate(flows):
+    """The mean over flows of TCP retransmissions per data segment sent
+    (%): the segments the network lost, as the sender saw them."""
+    r = [100.0 * f["retransmits"] / f["segments"] for f in flows
+         if f.get("segments") and f.get("retransmits") is not None]
+    return sum(r) / len(r) if r else None
+
+
+def contenders_mean(md):
+    """Mean number of radios with a frame queued at the medium, over the
+    run (the time-weighted contending_hist_us)."""
+    h = md["contending_hist_us"] if md else []
+    tot = sum(h)
+    return sum(i * x for i, x in enumerate(h)) / tot if tot > 0 else None
+
+
+def n_star(raw):
+    """tap-setup's n* for the scenario's tap_args (run-job.sh), or None."""
+    try:
+        return float(open(os.path.join(raw, "nstar.txt")).read())
+    except (OSError, ValueError):
+        return None
 
 
 def jain(xs):
@@ -195,6 +244,11 @@ def main():
         "ap_attempts_per_frame": ap["attempts"] / ap["frames"] if ap and ap["frames"] else None,
         "ap_discards": ap["discards"] if ap else None,
         "medium_collisions": sum(r["collisions"] for r in md["radios"].values()) if md else None,
+        "avg_drop_rate_percent": drop_rate(flows),
+        "mean_active_contenders": contenders_mean(md),
+        "n_star": n_star(raw),
+        "occupancy_fairness_index": jain([md["occupancy_us"].get(st) for st in
+                                sorted({f["station"] for f in flows})]) if md else None,
     }
     rec["metrics"] = m
     if not rec["dmesg"]["clean"]:

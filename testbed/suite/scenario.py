@@ -27,7 +27,8 @@ ROLES = ("linux-default", "baseline", "proposal", "reference")
 TOP_KEYS = {"name", "title", "description", "paper", "clock", "suite",
             "notes", "params", "full", "variant", "plot", "cost"}
 VARIANT_KEYS = {"name", "label", "role", "qdisc", "backpressure", "modules",
-                "cc", "sysctl", "ap_debugfs", "sta_debugfs", "note"}
+                "cc", "sysctl", "ap_debugfs", "ap_exec",
+                "ap_undo", "note"}
 PLOT_KEYS = {"kind", "title", "metric", "series", "x", "ylabel", "xlabel",
              "log", "cite", "variants"}
 PLOT_KINDS = ("cdf", "timeseries", "bars", "sweep")
@@ -42,6 +43,19 @@ COMMON_PARAMS = {
     # every record states the settings in force (medium.delta.settings)
     "edca": True, "short_slot": True, "basic_rates": [], "capture": False,
     "eifs": True,
+    # TCP maximum segment size of the flows (iperf3 -M); 0: the path's
+    "mss": 0,
+    # the flows' socket buffers (iperf3 -w, e.g. "29K"); "": autotuning
+    "tcp_window": "",
+    # extra hostapd.conf lines (e.g. "bss_load_update_period=10")
+    "hostapd": [],
+    # RTS/CTS before every data frame, on the AP and every station
+    "rts": False,
+    # tap-setup model options (e.g. "--phy b --rate 11 --size 1084"): when
+    # set, the medium gives the AP's AC_VO the EDCA tap-setup computes
+    # (hwsim does not pass the kernel's EDCA to the medium), and every
+    # record carries tap-setup's n* for them (metric n_star)
+    "tap_args": "",
 }
 
 
@@ -230,18 +244,22 @@ def run_file(results, job, variant):
                         f"{job['id']}.{variant}.json")
 
 
-def done(path):
-    """A record that exists and says no error: resume keeps it."""
+def done(path, spec=None):
+    """A record that exists, says no error and (given @spec) was made with
+    that variant definition: resume keeps it.  A variant whose definition
+    changed (another qdisc, cc, command) runs again under the same name."""
     try:
         with open(path) as f:
-            return json.load(f).get("error") is None
+            rec = json.load(f)
     except (OSError, ValueError):
         return False
+    return rec.get("error") is None and \
+        (spec is None or rec.get("variant_spec") == spec)
 
 
 def pending_variants(results, job, force=False):
     return [v["name"] for v in job["variants"]
-            if force or not done(run_file(results, job, v["name"]))]
+            if force or not done(run_file(results, job, v["name"]), v)]
 
 
 def shard(all_jobs, i, n):
