@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests of ath9k's retry helpers (drivers/net/wireless/ath/ath9k/
- * retry.h from ath9k-patches/): classification of ath9k tx buffers, rate
+ * retry.h from ath9k-patches/): classification of ath9k tx buffers
+ * (TCP, EAPOL, pure TCP ACKs for the OBSS rules' rule 1), rate
  * table clamping across the four series, the Block Ack retry verdict, the
  * 6-bit attempt counter, attempts of a tx status and the hardware
  * timestamp conversion.
@@ -135,6 +136,111 @@ static void classify_amsdu(struct kunit *test)
 	len = mk_frame(buf, true, false, true, 0, ETH_P_IP, ipv4_tcp,
 		       sizeof(ipv4_tcp));
 	KUNIT_EXPECT_EQ(test, ath_retry_classify(buf, len), ATH_RETRY_CLASS_TCP);
+}
+
+/* IPv4/IPv6 + TCP with @doff header bytes, @data payload bytes, @flags */
+static unsigned int mk_tcp(u8 *l3, bool v6, unsigned int doff,
+			   unsigned int data, u8 flags)
+{
+	unsigned int ihl = v6 ? 40 : 20, tot = ihl + doff + data;
+
+	memset(l3, 0, tot);
+	if (v6) {
+		l3[0] = 0x60;
+		l3[4] = (doff + data) >> 8;
+		l3[5] = (doff + data) & 0xff;
+		l3[6] = IPPROTO_TCP;
+	} else {
+		l3[0] = 0x45;
+		l3[2] = tot >> 8;
+		l3[3] = tot & 0xff;
+		l3[6] = 0x40;
+		l3[9] = IPPROTO_TCP;
+	}
+	l3[ihl + 12] = (doff / 4) << 4;
+	l3[ihl + 13] = flags;
+	return tot;
+}
+
+static void pure_ack(struct kunit *test)
+{
+	u8 buf[256], l3[160];
+	unsigned int len, n;
+
+	/* IPv4: bare, timestamps, timestamps + 3 SACK blocks */
+	n = mk_tcp(l3, false, 20, 0, 0x10);
+	len = mk_frame(buf, true, false, false, 0, ETH_P_IP, l3, n);
+	KUNIT_EXPECT_TRUE(test, ath_retry_is_pure_ack(buf, len));
+	n = mk_tcp(l3, false, 32, 0, 0x10);
+	len = mk_frame(buf, true, false, false, 0, ETH_P_IP, l3, n);
+	KUNIT_EXPECT_TRUE(test, ath_retry_is_pure_ack(buf, len));
+	n = mk_tcp(l3, false, 60, 0, 0x18);
+	len = mk_frame(buf, true, false, false, 0, ETH_P_IP, l3, n);
+	KUNIT_EXPECT_TRUE(test, ath_retry_is_pure_ack(buf, len));
+	/* behind CCMP IV space, and without QoS */
+	n = mk_tcp(l3, false, 32, 0, 0x10);
+	len = mk_frame(buf, true, true, false, 8, ETH_P_IP, l3, n);
+	KUNIT_EXPECT_TRUE(test, ath_retry_is_pure_ack(buf, len));
+	len = mk_frame(buf, false, false, false, 0, ETH_P_IP, l3, n);
+	KUNIT_EXPECT_TRUE(test, ath_retry_is_pure_ack(buf, len));
+
+	/* IPv6: timestamps, SACK */
+	n = mk_tcp(l3, true, 32, 0, 0x10);
+	len = mk_frame(buf, true, false, false, 0, ETH_P_IPV6, l3, n);
+	KUNIT_EXPECT_TRUE(test, ath_retry_is_pure_ack(buf, len));
+	n = mk_tcp(l3, true, 60, 0, 0x10);
+	len = mk_frame(buf, true, false, false, 0, ETH_P_IPV6, l3, n);
+	KUNIT_EXPECT_TRUE(test, ath_retry_is_pure_ack(buf, len));
+
+	/* data segments, SYN-ACK, FIN, RST, no ACK flag */
+	n = mk_tcp(l3, false, 32, 1, 0x18);
+	len = mk_frame(buf, true, false, false, 0, ETH_P_IP, l3, n);
+	KUNIT_EXPECT_FALSE(test, ath_retry_is_pure_ack(buf, len));
+	n = mk_tcp(l3, true, 32, 100, 0x10);
+	len = mk_frame(buf, true, false, false, 0, ETH_P_IPV6, l3, n);
+	KUNIT_EXPECT_FALSE(test, ath_retry_is_pure_ack(buf, len));
+	n = mk_tcp(l3, false, 40, 0, 0x12);
+	len = mk_frame(buf, true, false, false, 0, ETH_P_IP, l3, n);
+	KUNIT_EXPECT_FALSE(test, ath_retry_is_pure_ack(buf, len));
+	n = mk_tcp(l3, false, 32, 0, 0x11);
+	len = mk_frame(buf, true, false, false, 0, ETH_P_IP, l3, n);
+	KUNIT_EXPECT_FALSE(test, ath_retry_is_pure_ack(buf, len));
+	n = mk_tcp(l3, false, 20, 0, 0x14);
+	len = mk_frame(buf, true, false, false, 0, ETH_P_IP, l3, n);
+	KUNIT_EXPECT_FALSE(test, ath_retry_is_pure_ack(buf, len));
+	n = mk_tcp(l3, false, 20, 0, 0);
+	len = mk_frame(buf, true, false, false, 0, ETH_P_IP, l3, n);
+	KUNIT_EXPECT_FALSE(test, ath_retry_is_pure_ack(buf, len));
+	/* a fragment; UDP; EAPOL */
+	n = mk_tcp(l3, false, 20, 0, 0x10);
+	l3[6] |= 0x20;
+	len = mk_frame(buf, true, false, false, 0, ETH_P_IP, l3, n);
+	KUNIT_EXPECT_FALSE(test, ath_retry_is_pure_ack(buf, len));
+	len = mk_frame(buf, true, false, false, 0, ETH_P_IP, ipv4_udp,
+		       sizeof(ipv4_udp));
+	KUNIT_EXPECT_FALSE(test, ath_retry_is_pure_ack(buf, len));
+	len = mk_frame(buf, true, false, false, 0, ETH_P_PAE, eapol,
+		       sizeof(eapol));
+	KUNIT_EXPECT_FALSE(test, ath_retry_is_pure_ack(buf, len));
+	/* truncated before the TCP flags */
+	n = mk_tcp(l3, false, 20, 0, 0x10);
+	len = mk_frame(buf, true, false, false, 0, ETH_P_IP, l3, n);
+	KUNIT_EXPECT_FALSE(test, ath_retry_is_pure_ack(buf, len - 7));
+}
+
+static void pure_ack_amsdu(struct kunit *test)
+{
+	u8 buf[256], l3[64];
+	unsigned int len, n, sub = QOS_HDR_LEN + 2;
+
+	/* one subframe: its length field covers the whole MSDU */
+	n = mk_tcp(l3, false, 32, 0, 0x10);
+	len = mk_frame(buf, true, false, true, 0, ETH_P_IP, l3, n);
+	buf[sub + 12] = 0;
+	buf[sub + 13] = 8 + n;
+	KUNIT_EXPECT_TRUE(test, ath_retry_is_pure_ack(buf, len));
+	/* a second subframe behind the first: not only an ACK */
+	KUNIT_EXPECT_FALSE(test, ath_retry_is_pure_ack(buf, len + 14 + 60));
 }
 
 static void classify_rejects(struct kunit *test)
@@ -353,6 +459,8 @@ static struct kunit_case ath9k_retry_cases[] = {
 	KUNIT_CASE(classify_protected_iv),
 	KUNIT_CASE(classify_amsdu),
 	KUNIT_CASE(classify_rejects),
+	KUNIT_CASE(pure_ack),
+	KUNIT_CASE(pure_ack_amsdu),
 	KUNIT_CASE(clamp_total_and_series),
 	KUNIT_CASE(clamp_edges),
 	KUNIT_CASE(ba_verdict),
