@@ -29,7 +29,8 @@
 
 N=18
 tap_plan $N
-trap aq_cleanup_all EXIT
+# atview is a test-only consumer: never leave it to the next test
+trap 'rmmod atview 2>/dev/null; aq_cleanup_all' EXIT
 skip_all() { for i in $(seq "$1"); do tap_skip "airtime view" "$2"; done; exit 0; }
 
 MOD=$(testmod_build "$AQ_TOP/mac80211-retry/tests/vm/atview" 2>"$AQ_TMP/atview-build.err") ||
@@ -42,6 +43,7 @@ grep -q ieee80211_feedback_register /proc/kallsyms ||
 [ -x "$MEDIUM_BIN" ] || skip_all $N "no medium ($MEDIUM_BIN)"
 medium_config_bss "$AQ_TMP/medium.json" g 2 5 5
 medium_start "$AQ_TMP/medium.json" || skip_all $N "the medium does not start"
+rmmod atview 2>/dev/null	# left by an earlier test in this guest
 insmod "$MOD/atview.ko" || skip_all $N "atview does not load"
 topo_bss 2 1 g >"$AQ_TMP/topo.log" 2>&1 ||
 	{ tap_diag "$(tail -n 5 "$AQ_TMP/topo.log")"; skip_all $N "BSS topology failed"; }

@@ -62,7 +62,10 @@ flow_stop
 
 # --- B. the view lists only another station ---------------------------------------
 rmmod airtime_fakefb
-modprobe -r tcp_airtime
+# tcp_airtime only binds at load: wait until the last flow's sockets let
+# it go (a plain modprobe -r can fail while they close, and the reloaded
+# provider would then have no consumer)
+airtime_unload || tap_diag "tcp_airtime could not be unloaded"
 insmod "$FAKEFB_KO" ifname=aqv0 source=0 n_active=1 period_ms=2000 \
 	addrs="$other" occ=150000 rate=54000
 modprobe tcp_airtime n=16
@@ -76,7 +79,10 @@ flow_stop
 
 # --- C. the same without the bridge -------------------------------------------------
 rmmod airtime_fakefb
-modprobe -r tcp_airtime
+# tcp_airtime only binds at load: wait until the last flow's sockets let
+# it go (a plain modprobe -r can fail while they close, and the reloaded
+# provider would then have no consumer)
+airtime_unload || tap_diag "tcp_airtime could not be unloaded"
 ip addr del 10.7.0.1/24 dev br-aq
 ip link set aqv0 nomaster
 ip link del br-aq
