@@ -21,11 +21,19 @@ set -u
 fakefb_setup 7
 par=/sys/module/tcp_airtime/parameters
 other=02:00:00:00:00:99
-cport=40124
 exec {nap}<> <(:)
 
+# Each part has its own iperf3 server and local port: a server frees
+# itself only a while after its last client went ("the server is busy"),
+# and the last part's 4-tuple may still be in TIME_WAIT.
+iperf3_server b 5202 >/dev/null
+iperf3_server b 5203 >/dev/null
+part=0
 flow_start() {
-	iperf3 -c 10.7.0.2 -C airtime --cport "$cport" -t 120 >/dev/null 2>&1 &
+	part=$((part + 1))
+	cport=$((40123 + part))
+	iperf3 -c 10.7.0.2 -p $((5200 + part)) -C airtime --cport "$cport" -t 120 \
+		>"$AQ_TMP/bridge-flow$part.log" 2>&1 &
 	flow=$!
 }
 flow_stop() { kill -INT "$flow" 2>/dev/null; wait "$flow" 2>/dev/null; }
@@ -37,7 +45,10 @@ wait_air() {
 	done
 	return 1
 }
-line() { grep "^10.7.0.1:$cport " /proc/net/tcp_airtime; }
+line() {
+	grep "^10.7.0.1:$cport " /proc/net/tcp_airtime ||
+		echo "no connection from port $cport: $(tail -n 2 "$AQ_TMP/bridge-flow$part.log" | tr '\n' ' ')"
+}
 
 # aqv0 becomes a port of br-aq, which takes its address
 ip link add br-aq type bridge &&
