@@ -182,7 +182,11 @@ tap_diag "over 3 s: per-AC collisions +$coll, same-slot collisions +$ssc;" \
 tap_in_range "${coll:-0}" 1 1e12 "two saturated stations: the medium counts per-AC collisions"
 tap_in_range "${ssc:-0}" 1 1e12 "two saturated stations: the medium counts same-slot collisions"
 share=$(awk -v a="${m1:-0}" -v b="${m2:-0}" 'BEGIN { if (a + b > 0) printf "%.3f", (a < b ? a : b) / (a + b); else print 0 }')
-tap_in_range "$share" 0.1 0.5 "both stations get a share (smaller one's fraction of the sum)"
+# Not half each: DCF shares transmit opportunities, and an A-MPDU of the
+# near station (MCS 15, up to the 64-frame Block Ack window) carries about
+# ten times the bytes of the far one's (6.5 subframes, above): measured
+# 0.096 in a CI run.  Starving would be near 0.
+tap_in_range "$share" 0.03 0.5 "both stations get a share (smaller one's fraction of the sum)"
 
 for r in ap sta1; do
 	sb0=$(survey_ms "$OUT/survey-$r-b0.txt" 'channel busy time')
