@@ -314,17 +314,26 @@ static bool is_dsss_kbps(unsigned int kbps)
 	return kbps == 1000 || kbps == 2000 || kbps == 5500 || kbps == 11000;
 }
 
-/* the legacy rate an HT rate is compared with: MCS m ~ OFDM rate m */
+/*
+ * The rate an HT frame is compared with: its non-HT reference rate, the
+ * clause-17 rate of the same modulation and coding rate (802.11-2020
+ * 10.6.11; 802.11-2012 9.7.9, Table 9-5).  HT MCS m (and m + 8) is BPSK
+ * 1/2, QPSK 1/2, QPSK 3/4, 16-QAM 1/2, 16-QAM 3/4, 64-QAM 2/3, 3/4 and 5/6:
+ * 6, 12, 18, 24, 36, 48, 54 and 54 (no 64-QAM 5/6 in clause 17) Mbit/s.
+ */
+static const unsigned int ht_ref_kbps[8] = { 6000, 12000, 18000, 24000, 36000,
+					     48000, 54000, 54000 };
+
 static unsigned int legacy_equiv_kbps(const struct aq_rate *r)
 {
-	return r->mod == AQ_MOD_HT ? ofdm_kbps[r->mcs & 7] : r->kbps;
+	return r->mod == AQ_MOD_HT ? ht_ref_kbps[r->mcs & 7] : r->kbps;
 }
 
 /*
  * Control response rate (802.11-2020 10.6.6.5): the highest rate of the
  * BSSBasicRateSet that is <= the eliciting frame's rate and of its
  * modulation class (DSSS/HR-DSSS, or OFDM for OFDM, ERP-OFDM and HT,
- * compared at the HT rate's legacy equivalent); without one, the highest
+ * compared at the HT rate's non-HT reference rate); without one, the highest
  * mandatory rate of that class <= the rate (DSSS 1/2/5.5/11, OFDM
  * 6/12/24).  A DSSS response keeps the eliciting frame's preamble.
  */
@@ -357,10 +366,12 @@ void aq_ctrl_rate(const struct aq_phy *phy, const struct aq_rate *data,
 
 /*
  * RTS rate: a basic rate (802.11-2020 10.6.6.2); which one is the
- * transmitter's choice.  mac80211 (rate.c, rts_cts_rate_idx) takes the
- * fastest basic rate not above the data rate (HT: its legacy equivalent),
- * else the slowest basic rate; hwsim tells the medium nothing more, so
- * the medium does the same.  A DSSS RTS uses the long preamble.
+ * transmitter's choice.  mac80211 (rate.c, rate_fixup_ratelist(),
+ * rts_cts_rate_idx) takes the fastest basic rate not above the data rate,
+ * else the slowest basic rate; it sets none for an HT (MCS) data rate,
+ * and hwsim passes no RTS rate to the medium either way, so the medium
+ * applies the same rule, to an HT rate at its non-HT reference rate.  A
+ * DSSS RTS uses the long preamble.
  */
 void aq_rts_rate(const struct aq_phy *phy, const struct aq_rate *data,
 		 struct aq_rate *rts)

@@ -1003,6 +1003,53 @@ static void test_txop(void)
 	EQ(cont, 2, "a 400 us TXOP limit holds all three exchanges");
 }
 
+/* -------------------------------------- control responses to HT frames */
+
+/*
+ * A non-HT response to an HT frame is compared at the eliciting MCS's
+ * non-HT reference rate: the clause-17 rate of the same modulation and
+ * coding rate (802.11-2012 9.7.9 and its Table 9-5; 10.6.11 in
+ * 802.11-2020), 64-QAM 5/6 mapping to 54.  MCS m of one stream or m + 8
+ * of two: BPSK 1/2 6, QPSK 1/2 12, QPSK 3/4 18, 16-QAM 1/2 24, 16-QAM 3/4
+ * 36, 64-QAM 2/3 48, 64-QAM 3/4 54, 64-QAM 5/6 54 Mbit/s.
+ */
+static void test_ht_ref_rate(void)
+{
+	/* 5 GHz, hostapd's basic rates 6, 12, 24: highest basic <= ref */
+	static const unsigned int rsp5[8] = { 6000, 12000, 12000, 24000, 24000,
+					      24000, 24000, 24000 };
+	struct aq_phy n5, n24;
+	struct aq_rate d, c;
+	int bad5 = 0, bad24 = 0;
+
+	aq_phy_defaults(&n5, AQ_STD_N5);
+	aq_phy_defaults(&n24, AQ_STD_N24);
+	for (unsigned int mcs = 0; mcs < 16; mcs++) {
+		aq_rate_ht(&n5, mcs, mcs & 1, mcs & 2, &d);
+		aq_ctrl_rate(&n5, &d, &c);
+		bad5 += c.kbps != rsp5[mcs & 7] || c.mod != AQ_MOD_OFDM;
+		/* 2.4 GHz, basic 1, 2, 5.5, 11: no OFDM basic rate, so the
+		 * highest mandatory OFDM rate (6, 12, 24) <= ref: the same */
+		aq_rate_ht(&n24, mcs, false, false, &d);
+		aq_ctrl_rate(&n24, &d, &c);
+		bad24 += c.kbps != rsp5[mcs & 7] || c.mod != AQ_MOD_OFDM || !c.sig_ext;
+	}
+	EQ(bad5, 0, "n5: ACK/BA to MCS 0-15 at the highest basic rate <= the non-HT reference rate");
+	EQ(bad24, 0, "n24: ACK/BA to MCS 0-15 at the highest mandatory OFDM rate <= the reference rate");
+	aq_rate_ht(&n5, 3, false, false, &d);
+	aq_ctrl_rate(&n5, &d, &c);
+	EQ(c.kbps, 24000, "MCS 3 (16-QAM 1/2, reference 24): ACK at 24 Mbit/s, not 12");
+	/* ACK 14 B at 24: 20 + 4 * ceil(134/96) = 28 us; at 12: 20 + 4 * 3 */
+	EQ(aq_txtime(&n5, &c, AQ_ACK_LEN), US(28), "MCS 3: ACK lasts 28 us");
+	aq_rate_ht(&n5, 9, false, false, &d);
+	aq_ctrl_rate(&n5, &d, &c);
+	EQ(c.kbps, 12000, "MCS 9 (QPSK 1/2, reference 12): ACK at 12 Mbit/s, not 6");
+	/* the RTS (the medium's choice of basic rate, 10.6.6.2) too */
+	aq_rate_ht(&n5, 3, false, false, &d);
+	aq_rts_rate(&n5, &d, &c);
+	EQ(c.kbps, 24000, "MCS 3: RTS at 24 Mbit/s (fastest basic rate <= the reference rate)");
+}
+
 int main(void)
 {
 	test_airtime();
@@ -1021,6 +1068,7 @@ int main(void)
 	test_eifs_rules();
 	test_capture_order();
 	test_txop();
+	test_ht_ref_rate();
 	printf("1..%d\n", n_test);
 	return 0;
 }
