@@ -282,6 +282,54 @@ static void test_same_slot(void)
 	done(m);
 }
 
+/*
+ * After an ACK timeout the sender invokes its backoff procedure
+ * (802.11-2020 10.3.2.9, 10.3.4.3); its counter runs only while the medium
+ * has been idle for DIFS, counted from the end of the last busy period,
+ * which for the sender is the end of its own frame.  Two DCF stations
+ * collide in the same slot: frames 64-318 us, ACKTimeout 44 us -> 362 us,
+ * by then idle for 44 > DIFS 28 us, so the countdown starts at 362 and
+ * the first retry goes at 362 + 9 k, k the smaller new backoff (CW 31),
+ * not 362 + 28 + 9 k.
+ */
+static void test_retry_after_timeout(void)
+{
+	struct aq_medium *m = mk(AQ_STD_G, false, 2);
+	struct tr t[16];
+	char *buf = NULL;
+	size_t sz = 0;
+	int k, a, b, n, i, ba, bb, kmin;
+
+	m->trace = open_memstream(&buf, &sz);
+	k = aq_radio_add(m, "sink", NULL);
+	a = aq_radio_add(m, "a", NULL);
+	b = aq_radio_add(m, "b", NULL);
+	m->radio[a].ac[AQ_AC_BE].backoff = 4;
+	m->radio[b].ac[AQ_AC_BE].backoff = 4;
+	aq_enqueue(m, mkframe(a, k, 1534, 11, 7, 2412));
+	aq_enqueue(m, mkframe(b, k, 1534, 11, 7, 2412));
+	aq_run_until(m, US(362));
+	ba = m->radio[a].ac[AQ_AC_BE].backoff;
+	bb = m->radio[b].ac[AQ_AC_BE].backoff;
+	kmin = ba < bb ? ba : bb;
+	EQ(m->radio[a].ac[AQ_AC_BE].cw, 31, "timeout at 362 us: a's CW 31");
+	aq_run_until(m, US(2000));
+	fclose(m->trace);
+	m->trace = NULL;
+	n = trace_txs(buf, t, 16);
+	for (i = 0; i < n && (strcmp(t[i].kind, "DATA") || t[i].t <= US(318)); i++)
+		;
+	ok(i < n, "a retry on the trace");
+	if (i < n) {
+		EQ(t[i].t, US(362) + kmin * US(9),
+		   "first retry at the timeout (362 us) + 9 us x the smaller new backoff");
+		ok(t[i].src == (ba <= bb ? a : b), "by the station with the smaller backoff (a %d, b %d)",
+		   ba, bb);
+	}
+	free(buf);
+	done(m);
+}
+
 static void test_cw_cap_and_discard(void)
 {
 	struct aq_medium *m = mk(AQ_STD_G, false, 3);
@@ -1056,6 +1104,7 @@ int main(void)
 	test_backoff(true);
 	test_backoff(false);
 	test_same_slot();
+	test_retry_after_timeout();
 	test_cw_cap_and_discard();
 	test_internal_collision();
 	test_nav();
