@@ -1098,6 +1098,105 @@ static void test_ht_ref_rate(void)
 	EQ(c.kbps, 24000, "MCS 3: RTS at 24 Mbit/s (fastest basic rate <= the reference rate)");
 }
 
+/* ---------------------------------------- layer 3: hand-timed exchanges */
+
+/* radio "a" sends n frames of len octets at HT MCS mcs to "sink", 5 GHz */
+static int ht_run(int mcs, bool ht40, bool sgi, unsigned int n, unsigned int len,
+		  bool rts, struct tr *t, int max)
+{
+	struct aq_medium *m = mk(AQ_STD_N5, false, 41);
+	char *buf = NULL;
+	size_t sz = 0;
+	int k, a, nt;
+
+	if (rts)
+		m->phy.rts_threshold = 0;
+	m->trace = open_memstream(&buf, &sz);
+	k = aq_radio_add(m, "sink", NULL);
+	a = aq_radio_add(m, "a", NULL);
+	m->radio[a].ac[AQ_AC_BE].backoff = 0;
+	for (unsigned int i = 0; i < n; i++) {
+		struct aq_frame *f = mkframe(a, k, len, mcs, 10, 5180);
+
+		f->rates[0].flags = HWSIM_TX_RC_MCS |
+				    (ht40 ? HWSIM_TX_RC_40_MHZ_WIDTH : 0) |
+				    (sgi ? HWSIM_TX_RC_SHORT_GI : 0);
+		f->ampdu_ok = true;
+		f->qos_data = true;
+		aq_enqueue(m, f);
+	}
+	aq_run_until(m, US(5000));
+	fclose(m->trace);
+	m->trace = NULL;
+	nt = trace_txs(buf, t, max);
+	free(buf);
+	done(m);
+	return nt;
+}
+
+/*
+ * Per-frame start times and durations of whole exchanges on two radios,
+ * against the hand arithmetic.  802.11n 5 GHz (Table 19-25 timing as
+ * clause 17: SIFS 16, slot 9, DIFS 16 + 2 * 9 = 34 us); one 1 us
+ * propagation delay; the sender's backoff is 0, so it starts at DIFS.
+ *
+ * HT TXTIME (19.4.3), mixed format: 20 (L-STF, L-LTF, L-SIG) + 8 (HT-SIG)
+ * + 4 (HT-STF) + 4 N_LTF, then N_SYM = ceil((16 + 8 L + 6 N_ES) / N_DBPS)
+ * symbols; short GI: 4 * ceil(3.6 N_SYM / 4) us.  HT40 MCS 15 short GI:
+ * N_DBPS 1080, 300 Mbit/s, N_LTF 2 (two streams), N_ES 1.
+ *
+ * Non-HT responses (17.4.3): 20 + 4 * ceil((16 + 8 L + 6) / N_DBPS); at 24
+ * Mbit/s (N_DBPS 96, the highest basic rate <= MCS 15's reference rate 54,
+ * 10.6.6.5): ACK/CTS 14 B 28 us, RTS 20 B 28 us, compressed Block Ack 32 B
+ * ceil(278/96) = 3 symbols, 32 us.
+ */
+static void test_ht_exchanges(void)
+{
+	struct tr t[8];
+	int n;
+
+	/* A-MPDU of four 1538-B MPDUs: 3 * 1544 (padded) + 1542 = 6174 B;
+	 * N_SYM = ceil((22 + 49392) / 1080) = 46; 40 + 4 * ceil(41.4) = 208 */
+	n = ht_run(15, true, true, 4, 1538, false, t, 8);
+	ok(n == 2, "HT40 MCS15 SGI: A-MPDU and Block Ack (%d transmissions)", n);
+	if (n == 2) {
+		ok(!strcmp(t[0].kind, "DATA") && t[0].nfr == 4 && t[0].bytes == 6174,
+		   "A-MPDU of 4 subframes, 6174 octets (%s, %u, %u)", t[0].kind,
+		   t[0].nfr, t[0].bytes);
+		EQ(t[0].kbps, 300000, "A-MPDU at 300 Mbit/s");
+		EQ(t[0].t, US(34), "A-MPDU starts at DIFS 34 us");
+		EQ(t[0].dur, US(208), "A-MPDU lasts 208 us");
+		ok(!strcmp(t[1].kind, "BA") && t[1].bytes == 32 && t[1].kbps == 24000,
+		   "Block Ack: 32 octets at 24 Mbit/s (%s, %u, %u)", t[1].kind,
+		   t[1].bytes, t[1].kbps);
+		/* end 242, reaches the sink at 243, + SIFS 16 */
+		EQ(t[1].t, US(259), "Block Ack starts at 242 + 1 + 16 = 259 us");
+		EQ(t[1].dur, US(32), "Block Ack lasts 32 us");
+	}
+	/* one MPDU of 1538 B: no A-MPDU, a normal ACK; N_SYM = ceil(12326 /
+	 * 1080) = 12, 40 + 4 * ceil(10.8) = 84 us */
+	n = ht_run(15, true, true, 1, 1538, false, t, 8);
+	ok(n == 2 && t[0].dur == US(84) && t[0].t == US(34) && !strcmp(t[1].kind, "ACK") &&
+	   t[1].t == US(34 + 84 + 1 + 16) && t[1].dur == US(28),
+	   "HT40 MCS15 SGI single MPDU: DATA 34 + 84 us, ACK at 135 us for 28 us");
+	/* RTS, CTS, A-MPDU, Block Ack: RTS at 34 (28 us) ends 62; CTS at
+	 * 63 + 16 = 79 (28 us) ends 107; A-MPDU at 108 + 16 = 124 (208 us)
+	 * ends 332; Block Ack at 333 + 16 = 349 (32 us) */
+	n = ht_run(15, true, true, 4, 1538, true, t, 8);
+	ok(n == 4, "RTS, CTS, A-MPDU, Block Ack (%d transmissions)", n);
+	if (n == 4) {
+		ok(!strcmp(t[0].kind, "RTS") && t[0].t == US(34) && t[0].dur == US(28) &&
+		   t[0].kbps == 24000, "RTS at 34 us, 28 us at 24 Mbit/s (at %lld ns, %lld ns)",
+		   (long long)t[0].t, (long long)t[0].dur);
+		ok(!strcmp(t[1].kind, "CTS") && t[1].t == US(79) && t[1].dur == US(28),
+		   "CTS at 79 us, 28 us (at %lld ns)", (long long)t[1].t);
+		ok(!strcmp(t[2].kind, "DATA") && t[2].t == US(124) && t[2].dur == US(208),
+		   "A-MPDU at 124 us, 208 us (at %lld ns)", (long long)t[2].t);
+		ok(!strcmp(t[3].kind, "BA") && t[3].t == US(349) && t[3].dur == US(32),
+		   "Block Ack at 349 us, 32 us (at %lld ns)", (long long)t[3].t);
+	}
+}
+
 int main(void)
 {
 	test_airtime();
@@ -1118,6 +1217,7 @@ int main(void)
 	test_capture_order();
 	test_txop();
 	test_ht_ref_rate();
+	test_ht_exchanges();
 	printf("1..%d\n", n_test);
 	return 0;
 }
