@@ -782,6 +782,58 @@ static void test_config(void)
 	cfg_err("{\"phy\": [1, 2", "JSON", "");
 }
 
+/*
+ * The ERP slot is a BSS property (802.11-2020 Table 18-5: aSlotTime 20 us,
+ * 9 us where every station of the BSS is short-slot capable).  "slot_us":
+ * 20 gives the long slot; DIFS (10.3.2.3.5) = SIFS + 2 slots = 50 us,
+ * ACKTimeout (10.3.2.9) = 10 + 20 + 25 = 55 us, EIFS (10.3.2.3.7) = SIFS
+ * + ACK at 1 Mbit/s (304 us) + DIFS = 364 us.  On the trace: backoff 3,
+ * so DATA at 50 + 3 * 20 = 110 us, 254 us long, ACK at 110 + 254 + 1 +
+ * 10 = 375 us.  The default stays the short slot: DIFS 28 us.
+ */
+static void test_slot_config(void)
+{
+	struct aq_medium *m = calloc(1, sizeof(*m));
+	struct aq_sim sim = { 0 };
+	struct aq_opts o;
+	struct tr t[4];
+	char err[512] = "", *buf = NULL;
+	size_t sz = 0;
+	int r, n;
+
+	r = aq_config_load(NULL,
+		"{\"phy\": {\"standard\": \"g\", \"slot_us\": 20, \"edca\": false},"
+		" \"channel\": {\"model\": \"snr\", \"default_snr_db\": 40},"
+		" \"radios\": [{\"name\": \"sink\"}, {\"name\": \"a\"}]}",
+		m, &sim, &o, err, sizeof(err));
+	ok(r == 0, "g with slot_us 20 loads (%s)", err);
+	if (r == 0) {
+		EQ(m->phy.slot, US(20), "long slot 20 us");
+		EQ(aq_difs(&m->phy), US(50), "long slot: DIFS 10 + 2 * 20 = 50 us");
+		EQ(m->phy.ack_timeout, US(55), "long slot: ACKTimeout 10 + 20 + 25 = 55 us");
+		EQ(aq_eifs(&m->phy), US(364), "long slot: EIFS 10 + 304 + 50 = 364 us");
+		m->ops.tx_status = rec_status;
+		n_recs = 0;
+		m->trace = open_memstream(&buf, &sz);
+		m->radio[1].ac[AQ_AC_BE].backoff = 3;
+		aq_enqueue(m, mkframe(1, 0, 1534, 11, 7, 2412));
+		aq_run_until(m, US(2000));
+		fclose(m->trace);
+		m->trace = NULL;
+		n = trace_txs(buf, t, 4);
+		ok(n == 2 && t[0].t == US(110) && t[0].dur == US(254) && t[1].t == US(375),
+		   "long slot: DATA at DIFS + 3 slots = 110 us, ACK at 375 us (%d frames, %lld, %lld ns)",
+		   n, n > 0 ? (long long)t[0].t : -1LL, n > 1 ? (long long)t[1].t : -1LL);
+		free(buf);
+	}
+	aq_fini(m);
+	aq_sim_free(&sim);
+	free(m);
+	m = mk(AQ_STD_G, false, 1);
+	EQ(aq_difs(&m->phy), US(28), "default g: short slot, DIFS 10 + 2 * 9 = 28 us");
+	done(m);
+}
+
 /* ------------------------------------------- control rates and timeouts */
 
 /* one protected exchange src -> sink; the trace's transmissions */
@@ -1212,6 +1264,7 @@ int main(void)
 	test_classify();
 	test_ampdu();
 	test_config();
+	test_slot_config();
 	test_ctrl_rates();
 	test_eifs_rules();
 	test_capture_order();
