@@ -125,6 +125,26 @@ if [ "$(P rts)" = true ]; then
 			say "$scn $id: iw phy $ph set rts 0 failed in $ns"; exit 1; }
 	done
 fi
+# sender_behind (a scenario's own parameter): each station's uploads come
+# from a host behind it, namespace sndI at 10.8.I.2 on a veth, routed by the
+# station.  The station's IP layer orphans forwarded packets, so its queues
+# fill as a sender without TCP Small Queues (Linux before 3.6) fills its
+# own; segmentation offloads off, so its qdisc counts frames.
+if [ "$(P sender_behind)" = true ]; then
+	for i in $(seq "$n_sta"); do
+		netns_new "snd$i" &&
+			veth_link "sta$i" eth-snd "snd$i" eth0 "10.8.$i.1/24" "10.8.$i.2/24" || {
+			say "$scn $id: sender behind sta$i: veth failed"; exit 1; }
+		ip netns exec "snd$i" ethtool -K eth0 tso off gso off gro off >/dev/null 2>&1
+		ip netns exec "sta$i" ethtool -K eth-snd tso off gso off gro off >/dev/null 2>&1
+		ip -n "snd$i" route add default via "10.8.$i.1"
+		ip netns exec "sta$i" sysctl -qw net.ipv4.ip_forward=1
+		ip -n ap route add "10.8.$i.0/24" via "10.0.0.$((1 + i))"
+	done
+fi
+upload_ns() { # I: where station I's upload sender runs
+	if [ "$(P sender_behind)" = true ]; then echo "snd$1"; else echo "sta$1"; fi
+}
 half=$(awk -v r="$rtt" 'BEGIN { printf "%g", r / 2 }')
 netem srv eth0 delay "${half}ms" limit 100000
 netem ap eth-srv delay "${half}ms" limit 100000
@@ -137,7 +157,15 @@ say "$scn $id: associated; idle RTT $(awk -F/ '/^rtt/ {print $5}' "$out/ping-idl
 nflows=$((downloads + uploads))
 for f in $(seq "$nflows"); do iperf3_server srv $((5200 + f)) || exit 1; done
 
-namespaces() { echo ap srv; for i in $(seq "$n_sta"); do echo "sta$i"; done; }
+sta1_mac=$(ip netns exec sta1 cat "/sys/class/net/${STA_IFS[0]}/address")
+namespaces() {
+	echo ap srv
+	for i in $(seq "$n_sta"); do
+		echo "sta$i"
+		[ "$(P sender_behind)" = true ] && echo "snd$i"
+	done
+	return 0
+}
 export AP_IF AQ_TOP AQ_TMP
 # the model's n* for the scenario's tap-setup options, basic access
 if [ -n "$(P tap_args)" ]; then
@@ -158,6 +186,25 @@ run_ap_cmds() {
 		[ -n "$c" ] || continue
 		ip netns exec ap bash -c "$c" || { echo "$2: '$c' failed" >&2; return 1; }
 	done < <(jq -r ".variants[$1].$2 // [] | .[]" "$job")
+}
+
+# run_sta_cmds INDEX KEY: the variant's KEY (sta_exec, sta_undo) commands in
+# every station's namespace, with $STA_IF and $STA_PHY (its phy's name, for
+# /sys/kernel/debug/ieee80211/$STA_PHY) set
+run_sta_cmds() {
+	local c i w ph
+	for i in $(seq "$n_sta"); do
+		w=${STA_IFS[i - 1]}
+		ph=phy$(ip netns exec "sta$i" iw dev "$w" info | awk '/wiphy/ {print $2; exit}')
+		while IFS= read -r c; do
+			[ -n "$c" ] || continue
+			# ip netns exec mounts a fresh /sys, hiding debugfs: mount
+			# it again in that private mount namespace
+			STA_IF=$w STA_PHY=$ph ip netns exec "sta$i" bash -c \
+				"mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug; $c" || {
+				echo "$2: '$c' failed in sta$i" >&2; return 1; }
+		done < <(jq -r ".variants[$1].$2 // [] | .[]" "$job")
+	done
 }
 
 # --- variants --------------------------------------------------------------
@@ -202,6 +249,8 @@ apply_variant() { # INDEX: apply, remembering how to undo in undo[]
 	undo+=("ip netns exec ap tc qdisc del dev $AP_IF root")
 	undo+=("run_ap_cmds $k ap_undo")
 	run_ap_cmds "$k" ap_exec || return 1
+	undo+=("run_sta_cmds $k sta_undo")
+	run_sta_cmds "$k" sta_exec || return 1
 }
 
 undo_variant() {
@@ -211,17 +260,29 @@ undo_variant() {
 }
 
 run_flows() { # RAWDIR CC: every flow for $dur s, ping from sta1 alongside
-	local raw=$1 cc=$2 f i pids=() ping_pid tc_pid
+	local raw=$1 cc=$2 f i pids=() ping_pid tc_pid rate_pid
 	medium_stats >"$raw/medium-before.json" 2>/dev/null
 	ip netns exec sta1 ping -n -i "$pint" -W 2 -w $((dur + 2)) 10.9.0.2 \
 		>"$raw/ping.txt" 2>&1 &
 	ping_pid=$!
-	# the root qdisc every 0.5 s (its length, limit, service time)
+	# the root qdisc every 0.5 s (its length, limit, service time): the
+	# AP's (q) and sta1's (sq: an upload's sender queues there)
 	( while kill -0 "$ping_pid" 2>/dev/null; do
-		echo "{\"t\": $(date +%s.%N), \"q\": $(ip netns exec ap tc -s -j qdisc show dev "$AP_IF" root 2>/dev/null || echo null)}"
+		echo "{\"t\": $(date +%s.%N), \"q\": $(ip netns exec ap tc -s -j qdisc show dev "$AP_IF" root 2>/dev/null || echo null), \"sq\": $(ip netns exec sta1 tc -s -j qdisc show dev "${STA_IFS[0]}" root 2>/dev/null || echo null)}"
 		sleep 0.5
 	  done ) >"$raw/tc-samples.jsonl" 2>/dev/null &
 	tc_pid=$!
+	# the PHY rates rate control picks, every second: sta1's own (its
+	# uploads) and the AP's towards sta1 (downloads), from iw
+	( while kill -0 "$ping_pid" 2>/dev/null; do
+		printf '%s sta %s ap %s\n' "$(date +%s.%N)" \
+			"$(ip netns exec sta1 iw dev "${STA_IFS[0]}" station dump 2>/dev/null |
+			   awk '/tx bitrate:/ {print $3; exit}')" \
+			"$(ip netns exec ap iw dev "$AP_IF" station get "$sta1_mac" 2>/dev/null |
+			   awk '/tx bitrate:/ {print $3; exit}')"
+		sleep 1
+	  done ) >"$raw/phy-rates.txt" 2>/dev/null &
+	rate_pid=$!
 	f=0
 	for i in $(seq "$downloads"); do
 		f=$((f + 1))
@@ -231,16 +292,17 @@ run_flows() { # RAWDIR CC: every flow for $dur s, ping from sta1 alongside
 	done
 	for i in $(seq "$uploads"); do
 		f=$((f + 1))
-		# the upload's sender is the station: the cc applies there
-		timeout $((dur + 60)) ip netns exec "sta$((n_sta - i + 1))" iperf3 -c 10.9.0.2 \
+		# the upload's sender is the station (or the host behind it): the
+		# cc applies there
+		timeout $((dur + 60)) ip netns exec "$(upload_ns $((n_sta - i + 1)))" iperf3 -c 10.9.0.2 \
 			-p $((5200 + f)) -J -t "$dur" -i 1 -C "$cc" "${mss_opt[@]}" \
 			>"$raw/iperf3-$f-up-sta$((n_sta - i + 1)).json" 2>&1 &
 		pids+=($!)
 	done
 	for i in "${pids[@]}"; do wait "$i"; done
 	wait "$ping_pid"
-	kill "$tc_pid" 2>/dev/null
-	wait "$tc_pid" 2>/dev/null
+	kill "$tc_pid" "$rate_pid" 2>/dev/null
+	wait "$tc_pid" "$rate_pid" 2>/dev/null
 	medium_stats >"$raw/medium-after.json" 2>/dev/null
 	ip netns exec ap tc -s -j qdisc show dev "$AP_IF" >"$raw/tc-final.json" 2>/dev/null
 	[ -r "$dbg/backpressure/stats" ] && cat "$dbg/backpressure/stats" >"$raw/backpressure.txt"

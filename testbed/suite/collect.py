@@ -57,11 +57,39 @@ def flow_records(raw):
                 j.get("start", {}).get("test_start", {}).get("congestion")
             rec["interval_mbps"] = [i["sum"]["bits_per_second"] / 1e6
                                     for i in j.get("intervals", [])]
+            # the sender's TCP state each second (iperf3 reads tcp_info on
+            # the sending side only: uploads, where the client sends):
+            # smoothed RTT (us) and cwnd (bytes, in segments of the MSS)
+            snd = [st for i in j.get("intervals", []) for st in i.get("streams", [])
+                   if st.get("sender") and st.get("snd_cwnd") is not None]
+            seg = mss or next((st["pmtu"] - 52 for st in snd if st.get("pmtu")), None)
+            rec["tcp_rtt_ms"] = [st["rtt"] / 1000 for st in snd if st.get("rtt")]
+            rec["cwnd_segments"] = [st["snd_cwnd"] / seg for st in snd] if seg else []
         flows.append(rec)
     return flows, errors
 
 
-def qdisc_samples(raw):
+def phy_rates(raw):
+    """sta1's and the AP's tx bitrates (Mbit/s) each second, from iw"""
+    out = {"sta": [], "ap": []}
+    p = os.path.join(raw, "phy-rates.txt")
+    for line in open(p, errors="replace") if os.path.exists(p) else []:
+        w = line.split()
+        for k in ("sta", "ap"):
+            if k in w[:-1]:
+                try:
+                    out[k].append(float(w[w.index(k) + 1]))
+                except ValueError:
+                    pass
+    return out
+
+
+def mean(xs):
+    return sum(xs) / len(xs) if xs else None
+
+
+def qdisc_samples(raw, key="q"):
+    """The root qdisc's samples: the AP's (key q) or sta1's (sq)"""
     out, t0 = [], None
     for line in open(os.path.join(raw, "tc-samples.jsonl"), errors="replace") \
             if os.path.exists(os.path.join(raw, "tc-samples.jsonl")) else []:
@@ -69,11 +97,11 @@ def qdisc_samples(raw):
             s = json.loads(line)
         except ValueError:
             continue
-        q = [e for e in (s.get("q") or []) if e.get("root")]
+        t0 = s["t"] if t0 is None else t0
+        q = [e for e in (s.get(key) or []) if e.get("root")]
         if not q:
             continue
         q = q[0]
-        t0 = s["t"] if t0 is None else t0
         # tc -j prints a qdisc's xstats beside its counters (eBDP: limit,
         # tserv in ns); "limit" of other qdiscs stays under "options"
         xs = q if q.get("kind") == "ebdp" else {}
@@ -207,6 +235,9 @@ def main():
     root = [e for e in final if e.get("root")]
     rec["qdisc"] = {"kind": root[0].get("kind") if root else None,
                     "final": root[0] if root else None, "samples": samples}
+    ssamples = qdisc_samples(raw, "sq")
+    rec["sta_qdisc"] = {"kind": ssamples[-1]["kind"] if ssamples else None,
+                        "samples": ssamples}
     rec["medium"] = {"config": load(os.path.join(raw, "medium-config.json")),
                      "delta": medium_delta(raw)}
     rec["flows"] = flows
@@ -224,6 +255,9 @@ def main():
     ts = [s["tserv_us"] for s in samples if s["tserv_us"] is not None]
     md = rec["medium"]["delta"]
     ap = md["radios"].get("ap") if md else None
+    sta = md["radios"].get("sta1") if md else None
+    rates = phy_rates(raw)
+    rec["phy_rates"] = rates
     m = {
         "goodput_mbps": sum(ok) if ok and len(ok) == len(flows) else None,
         "down_mbps": sum(f["mbps"] for f in flows if f["dir"] == "down" and f["mbps"] is not None),
@@ -249,6 +283,16 @@ def main():
         "n_star": n_star(raw),
         "occupancy_fairness_index": jain([md["occupancy_us"].get(st) for st in
                                 sorted({f["station"] for f in flows})]) if md else None,
+        # the senders' own view (uploads: the stations), as the 802.11n
+        # retry paper measured it with tcpprobe: mean smoothed RTT and cwnd
+        "tcp_rtt_mean_ms": mean([x for f in flows for x in f.get("tcp_rtt_ms", [])]),
+        "avg_cwnd_segments": mean([x for f in flows for x in f.get("cwnd_segments", [])]),
+        # the PHY rate rate control chose, mean of one sample a second
+        "sta_tx_rate_mbps": mean(rates["sta"]),
+        "ap_tx_rate_mbps": mean(rates["ap"]),
+        "sta_qlen_median": pct([x["qlen"] for x in ssamples], 50),
+        "sta_qlen_max": max([x["qlen"] for x in ssamples], default=None),
+        "sta_attempts_per_frame": sta["attempts"] / sta["frames"] if sta and sta["frames"] else None,
     }
     rec["metrics"] = m
     if not rec["dmesg"]["clean"]:

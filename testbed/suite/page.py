@@ -324,7 +324,8 @@ def scenario_html(name, s, points, figs):
             h.append(f"<p class='note'>Plot '{e(spec.get('title', ''))}' not drawn: {e(why)}.</p>")
     if s.get("notes"):
         h.append("<h4>Where we differ and why</h4>")
-        h.append("<p>" + e(" ".join(s["notes"].split())) + "</p>")
+        h += ["<p>" + e(" ".join(para.split())) + "</p>"
+              for para in s["notes"].split("\n\n") if para.strip()]
     return h
 
 
@@ -365,7 +366,10 @@ def rst_page(path, summary, agg, scenarios, meta):
             L += [f"Scenario ``{name}``: {s['title']}.", "", "::", ""]
             L += ["    " + line for line in
                   sm.scenario_table(name, agg[name]).strip("\n").splitlines()]
-            L += ["", " ".join(s.get("notes", "").split()), ""]
+            for para in s.get("notes", "").split("\n\n"):
+                if para.strip():
+                    L += ["", " ".join(para.split())]
+            L.append("")
     with open(path, "w") as f:
         f.write("\n".join(L).rstrip() + "\n")
     return path
@@ -373,7 +377,8 @@ def rst_page(path, summary, agg, scenarios, meta):
 
 def meta_of(runs, command, form):
     k = next((r["guest"].get("kernel") for r in runs if r["guest"].get("kernel")), None)
-    g = next((r["host"].get("git") for r in runs if r["host"].get("git")), None)
+    # the trees the runs were made from (resumed suites mix them)
+    g = ", ".join(sorted({r["host"]["git"] for r in runs if r["host"].get("git")})) or None
     made = sorted({r["host"].get("command") for r in runs if r["host"].get("command")})
     return {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
             "command": command, "runs_made_by": made, "form": form, "runs": len(runs),

@@ -116,12 +116,29 @@ def judge(ratio, claim):
     return "not"
 
 
-def _value(points, variant, metric, rel):
-    """Per point: mean of metric for variant (over relative_to's mean)."""
+def _applies(a, where, when):
+    """A claim's conditions on a point: `where`, parameter values it was run
+    with; `when`, [low, high] bands of the claim variant's own metrics there
+    (the paper's x-axis is a measured quantity, e.g. the PHY rate)."""
+    params = a["runs"][0]["params"] if a.get("runs") else {}
+    if any(params.get(k) != v for k, v in (where or {}).items()):
+        return False
+    for k, (lo, hi) in (when or {}).items():
+        m = a["metrics"].get(k, {}).get("mean")
+        if m is None or not lo <= m <= hi:
+            return False
+    return True
+
+
+def _value(points, variant, metric, rel, claim_variant=None, where=None, when=None):
+    """Per point: mean of metric for variant (over relative_to's mean), at
+    the points where the claim applies (judged on claim_variant's runs)."""
     out = {}
     for slug, pt in points.items():
         a = pt.get(variant)
         if not a or metric not in a["metrics"] or a["metrics"][metric]["mean"] is None:
+            continue
+        if (where or when) and not _applies(pt.get(claim_variant or variant, a), where, when):
             continue
         v = a["metrics"][metric]["mean"]
         if rel:
@@ -163,9 +180,10 @@ def evaluate(agg, papers):
             if row["status"] != "measured":
                 rows.append(row)
                 continue
-            ours = _value(points, c["variant"], c["metric"], c.get("relative_to"))
+            cond = (c["variant"], c.get("where"), c.get("when"))
+            ours = _value(points, c["variant"], c["metric"], c.get("relative_to"), *cond)
             dv = default_variant(points)
-            dflt = _value(points, dv, c["metric"], c.get("relative_to")) if dv else {}
+            dflt = _value(points, dv, c["metric"], c.get("relative_to"), *cond) if dv else {}
             verdicts, ratios = [], []
             for slug, v in ours.items():
                 pv = c.get("paper_value")
@@ -182,6 +200,9 @@ def evaluate(agg, papers):
                     row["paper_value"] = pv
             if not ours:
                 row["status"] = "no result"
+                if (c.get("where") or c.get("when")) and \
+                        _value(points, c["variant"], c["metric"], c.get("relative_to")):
+                    row["status"] = "no run in the claim's range"
                 rows.append(row)
                 continue
             row["ours"] = statistics.fmean(ours.values())
