@@ -16,6 +16,7 @@
 #
 # aq-vm-clock: virtual
 # aq-vm-cost: 90  (host seconds on 2 cores: balances make check's guests)
+# aq-vm-timeout: 1800  (458 guest seconds measured in CI)
 # (the medium's airtime sets the rates, not the TCG guest's CPU)
 set -u
 AQ_TOP=${AQ_TOP:-/work/main}

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # aq-vm-clock: virtual
 # aq-vm-cost: 71  (host seconds on 2 cores: balances make check's guests)
+# aq-vm-timeout: 1800  (498 guest seconds measured in CI)
 # (the shaped rate must be the one the guest clock sees, however loaded the host)
 #
 # eBDP under a rate limiter, no Wi-Fi: ebdp (defaults: Tmax 200 ms, c 5,
