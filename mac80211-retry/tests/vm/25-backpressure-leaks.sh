@@ -70,6 +70,12 @@ for b in range(bursts):
 EOF
 echo 0 >"$AQ_TMP/sink.count"
 aq_bg ip netns exec sta "$PY" "$AQ_TMP/sink.py" "$AQ_TMP/sink.count"
+# ready once it has joined the group (after binding): a slow guest takes
+# a while to start python
+for i in $(seq 100); do
+	ip -n sta maddr show dev "$STA_IF" | grep -q 239.1.2.3 && break
+	sleep 0.1
+done
 bursts() { ip netns exec ap "$PY" "$AQ_TMP/burst.py" "$1" "$2" "$BURST"; }
 received() { cat "$AQ_TMP/sink.count"; }
 
