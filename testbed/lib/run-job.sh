@@ -48,9 +48,25 @@ for k in $(seq 0 $((nvar - 1))); do
 done
 [ ${#todo[@]} -gt 0 ] || exit 0
 
+topology=$(P topology)
 n_sta=$(P n_sta)
 downloads=$(P downloads)
 uploads=$(P uploads)
+# topology obss (a scenario's own parameters, defaults when absent): n_bss
+# co-channel BSSs of sta_per_bss stations each, APs bss_spacing_m apart;
+# every station downloads one flow (n_sta and downloads follow from them)
+if [ "$topology" = obss ]; then
+	n_bss=$(P n_bss); [ "$n_bss" = null ] && n_bss=4
+	spb=$(P sta_per_bss); [ "$spb" = null ] && spb=1
+	spacing=$(P bss_spacing_m); [ "$spacing" = null ] && spacing=10
+	n_sta=$((n_bss * spb))
+	downloads=$n_sta
+	[ "$(P sender_behind)" = true ] && {
+		say "$scn $id: sender_behind is not supported with topology obss"; exit 1; }
+elif [ "$topology" != bss ]; then
+	say "$scn $id: unknown topology '$topology' (bss, obss)"
+	exit 1
+fi
 dur=$(P duration_s)
 rtt=$(P rtt_ms)
 pint=$(P ping_interval_s)
@@ -60,13 +76,21 @@ pint=$(P ping_interval_s)
 [ "$((downloads + uploads))" -ge 1 ] || { say "$scn $id: no flows"; exit 1; }
 
 # --- topology ------------------------------------------------------------
-say "$scn $id: topology: $(P std) AP + $n_sta station(s), medium $(P medium), wired RTT ${rtt} ms, seed $seed"
+if [ "$topology" = obss ]; then
+	say "$scn $id: topology: $(P std) obss, $n_bss BSS(s) x (AP + $spb station(s)), APs ${spacing} m apart, medium $(P medium), wired RTT ${rtt} ms, seed $seed"
+else
+	say "$scn $id: topology: $(P std) AP + $n_sta station(s), medium $(P medium), wired RTT ${rtt} ms, seed $seed"
+fi
 # 5 GHz: without a regulatory database the world domain forbids
 # initiating radiation on channels 36-48 (hostapd cannot start an AP);
 # hwsim's custom world domain 03 (regtest=5) allows them
 hwsim_args=()
 [ "$(P hw_mode)" = a ] && hwsim_args=(regtest=5)
-hwsim_load $((n_sta + 1)) "${hwsim_args[@]}" || exit 1
+if [ "$topology" = obss ]; then
+	hwsim_load $((n_bss + n_sta)) "${hwsim_args[@]}" || exit 1
+else
+	hwsim_load $((n_sta + 1)) "${hwsim_args[@]}" || exit 1
+fi
 if [ "$(P medium)" = true ]; then
 	# distance_m: one for all, or a list (station i the i-th, the last
 	# repeated)
@@ -75,7 +99,11 @@ if [ "$(P medium)" = true ]; then
 		dists+=("$(jq -r --argjson i "$i" '.params.distance_m |
 			if type == "array" then (.[$i - 1] // .[-1]) else . end' "$job")")
 	done
-	medium_config_bss "$out/medium.json" "$(P std)" "$n_sta" "${dists[@]}"
+	if [ "$topology" = obss ]; then
+		medium_config_obss "$out/medium.json" "$(P std)" "$n_bss" "$spb" "$spacing" "${dists[0]}"
+	else
+		medium_config_bss "$out/medium.json" "$(P std)" "$n_sta" "${dists[@]}"
+	fi
 	# the seed and the scenario's medium rules: EDCA or DCF, the slot
 	# (short for an ERP BSS whose stations all support it, else long),
 	# the BSSBasicRateSet (empty: hostapd's default for the mode, which
@@ -111,18 +139,48 @@ hostapd_extra=()
 while IFS= read -r l; do
 	[ -n "$l" ] && hostapd_extra+=("$l")
 done < <(jq -r '.params.hostapd // [] | .[]' "$job")
-if ! topo_bss "$n_sta" "$(P channel)" "$(P hw_mode)" "${hostapd_extra[@]}"; then
-	say "$scn $id: topology failed: $(tail -n 3 "$AQ_TMP/medium.log" 2>/dev/null)"
-	exit 1
+if [ "$topology" = obss ]; then
+	if ! topo_obss "$n_bss" "$spb" "$(P channel)" "$(P hw_mode)" "${hostapd_extra[@]}" \
+		>"$out/assoc.txt"; then
+		say "$scn $id: topology failed: $(tail -n 3 "$AQ_TMP/medium.log" 2>/dev/null)"
+		exit 1
+	fi
+	say "$scn $id: $n_sta station(s) in $n_bss BSS(s) $(cat "$out/assoc.txt")"
+	# the AP of sta1 (its ping, the AP-side samples) and every AP
+	AP_NS=ap1
+	AP_IF=${AP_IFS[0]}
+	aq_ap_ns=("${AP_NSS[@]}")
+	aq_ap_if=("${AP_IFS[@]}")
+else
+	if ! topo_bss "$n_sta" "$(P channel)" "$(P hw_mode)" "${hostapd_extra[@]}"; then
+		say "$scn $id: topology failed: $(tail -n 3 "$AQ_TMP/medium.log" 2>/dev/null)"
+		exit 1
+	fi
+	AP_NS=ap
+	aq_ap_ns=(ap)
+	aq_ap_if=("$AP_IF")
 fi
 if [ "$(P rts)" = true ]; then
 	# RTS threshold 0: RTS/CTS before every frame (mac80211 asks the
 	# driver, hwsim tells the medium with the rate's RTS flag)
-	for ns in ap $(seq -f 'sta%g' "$n_sta"); do
+	for ns in "${aq_ap_ns[@]}" $(seq -f 'sta%g' "$n_sta"); do
 		w=$(ip netns exec "$ns" iw dev | awk '/Interface/ {print $2; exit}')
 		ph=phy$(ip netns exec "$ns" iw dev "$w" info | awk '/wiphy/ {print $2; exit}')
 		ip netns exec "$ns" iw phy "$ph" set rts 0 || {
 			say "$scn $id: iw phy $ph set rts 0 failed in $ns"; exit 1; }
+	done
+fi
+# bitrates (a scenario's own parameter, e.g. "54"): the legacy rates rate
+# control may use on every AP and station (iw set bitrates legacy-<band>),
+# set after association; absent or empty: every rate
+if [ "$(P bitrates)" != null ] && [ -n "$(P bitrates)" ]; then
+	band=legacy-2.4
+	[ "$(P hw_mode)" = a ] && band=legacy-5
+	for ns in "${aq_ap_ns[@]}" $(seq -f 'sta%g' "$n_sta"); do
+		w=$(ip netns exec "$ns" iw dev | awk '/Interface/ {print $2; exit}')
+		# shellcheck disable=SC2046 # the rates are words
+		ip netns exec "$ns" iw dev "$w" set bitrates "$band" $(P bitrates | tr ',' ' ') || {
+			say "$scn $id: iw dev $w set bitrates $band $(P bitrates) failed in $ns"; exit 1; }
 	done
 fi
 # sender_behind (a scenario's own parameter): each station's uploads come
@@ -146,10 +204,29 @@ upload_ns() { # I: where station I's upload sender runs
 	if [ "$(P sender_behind)" = true ]; then echo "snd$1"; else echo "sta$1"; fi
 }
 half=$(awk -v r="$rtt" 'BEGIN { printf "%g", r / 2 }')
-netem srv eth0 delay "${half}ms" limit 100000
-netem ap eth-srv delay "${half}ms" limit 100000
-phy=phy$(ip netns exec ap iw dev "$AP_IF" info | awk '/wiphy/ {print $2; exit}')
+if [ "$topology" = obss ]; then
+	for b in $(seq "$n_bss"); do
+		netem srv "eth$b" delay "${half}ms" limit 100000
+		netem "ap$b" eth-srv delay "${half}ms" limit 100000
+	done
+else
+	netem srv eth0 delay "${half}ms" limit 100000
+	netem ap eth-srv delay "${half}ms" limit 100000
+fi
+phy_of() { # NS IFACE: the interface's phy name
+	echo "phy$(ip netns exec "$1" iw dev "$2" info | awk '/wiphy/ {print $2; exit}')"
+}
+phy=$(phy_of "$AP_NS" "$AP_IF")
 dbg=/sys/kernel/debug/ieee80211/$phy
+# every AP's debugfs directory (one in a bss), then every station's
+aq_ap_dbg=()
+for a in "${!aq_ap_ns[@]}"; do
+	aq_ap_dbg+=("/sys/kernel/debug/ieee80211/$(phy_of "${aq_ap_ns[a]}" "${aq_ap_if[a]}")")
+done
+aq_sta_dbg=()
+for i in $(seq "$n_sta"); do
+	aq_sta_dbg+=("/sys/kernel/debug/ieee80211/$(phy_of "sta$i" "${STA_IFS[i - 1]}")")
+done
 ip netns exec sta1 ping -n -c 20 -i 0.1 -W 2 10.9.0.2 >"$out/ping-idle.txt" 2>&1
 say "$scn $id: associated; idle RTT $(awk -F/ '/^rtt/ {print $5}' "$out/ping-idle.txt") ms"
 
@@ -159,7 +236,7 @@ for f in $(seq "$nflows"); do iperf3_server srv $((5200 + f)) || exit 1; done
 
 sta1_mac=$(ip netns exec sta1 cat "/sys/class/net/${STA_IFS[0]}/address")
 namespaces() {
-	echo ap srv
+	echo "${aq_ap_ns[@]}" srv
 	for i in $(seq "$n_sta"); do
 		echo "sta$i"
 		[ "$(P sender_behind)" = true ] && echo "snd$i"
@@ -179,13 +256,16 @@ mss_opt=()
 [ -n "$(P tcp_window)" ] && mss_opt+=(-w "$(P tcp_window)")
 
 # run_ap_cmds INDEX KEY: the variant's KEY (ap_exec, ap_undo) commands in
-# the AP's namespace
+# every AP's namespace (one in a bss), with its $AP_IF
 run_ap_cmds() {
-	local c
-	while IFS= read -r c; do
-		[ -n "$c" ] || continue
-		ip netns exec ap bash -c "$c" || { echo "$2: '$c' failed" >&2; return 1; }
-	done < <(jq -r ".variants[$1].$2 // [] | .[]" "$job")
+	local c a
+	for a in "${!aq_ap_ns[@]}"; do
+		while IFS= read -r c; do
+			[ -n "$c" ] || continue
+			AP_IF=${aq_ap_if[a]} ip netns exec "${aq_ap_ns[a]}" bash -c "$c" || {
+				echo "$2: '$c' failed" >&2; return 1; }
+		done < <(jq -r ".variants[$1].$2 // [] | .[]" "$job")
+	done
 }
 
 # run_sta_cmds INDEX KEY: the variant's KEY (sta_exec, sta_undo) commands in
@@ -224,29 +304,50 @@ apply_variant() { # INDEX: apply, remembering how to undo in undo[]
 			ip netns exec "$ns" sysctl -qw "$key=$val" || return 1
 		done
 	done < <(jq -r ".variants[$k].sysctl // {} | to_entries[] | [.key, .value] | @tsv" "$job")
-	while IFS=$'\t' read -r key val; do
-		[ -n "$key" ] || continue
-		p=$dbg/$key
-		[ -w "$p" ] || { echo "ap_debugfs: $p is not writable" >&2; return 1; }
-		undo+=("echo $(head -n 1 "$p" | awk '{print $1}') >$p")
-		echo "$val" >"$p" || { echo "ap_debugfs: $key=$val refused" >&2; return 1; }
-	done < <(jq -r ".variants[$k].ap_debugfs // {} | to_entries[] | [.key, .value] | @tsv" "$job")
+	local d
+	for d in "${aq_ap_dbg[@]}"; do
+		while IFS=$'\t' read -r key val; do
+			[ -n "$key" ] || continue
+			p=$d/$key
+			[ -w "$p" ] || { echo "ap_debugfs: $p is not writable" >&2; return 1; }
+			undo+=("echo $(head -n 1 "$p" | awk '{print $1}') >$p")
+			echo "$val" >"$p" || { echo "ap_debugfs: $key=$val refused" >&2; return 1; }
+		done < <(jq -r ".variants[$k].ap_debugfs // {} | to_entries[] | [.key, .value] | @tsv" "$job")
+	done
+	# all_debugfs: the same on every AP's and every station's phy, in the
+	# table's order; undone in the reverse order
+	local all_undo=() j
+	for d in "${aq_ap_dbg[@]}" "${aq_sta_dbg[@]}"; do
+		while IFS=$'\t' read -r key val; do
+			[ -n "$key" ] || continue
+			p=$d/$key
+			[ -w "$p" ] || { echo "all_debugfs: $p is not writable" >&2; undo+=("${all_undo[@]}"); return 1; }
+			all_undo=("echo $(head -n 1 "$p" | awk '{print $1}') >$p" "${all_undo[@]}")
+			echo "$val" >"$p" || { echo "all_debugfs: $key=$val refused by $p" >&2
+				undo+=("${all_undo[@]}"); return 1; }
+		done < <(jq -r ".variants[$k].all_debugfs // {} | to_entries[] | [.key, .value] | @tsv" "$job")
+	done
+	undo+=("${all_undo[@]}")
 	local bp
 	bp=$(jq -r ".variants[$k].backpressure // \"\"" "$job")
 	if [ -n "$bp" ]; then
-		[ -w "$dbg/backpressure/mode" ] || {
-			echo "backpressure: $dbg/backpressure/mode missing (patched mac80211?)" >&2; return 1; }
-		undo+=("echo auto >$dbg/backpressure/mode")
-		echo "$bp" >"$dbg/backpressure/mode" || return 1
+		for d in "${aq_ap_dbg[@]}"; do
+			[ -w "$d/backpressure/mode" ] || {
+				echo "backpressure: $d/backpressure/mode missing (patched mac80211?)" >&2; return 1; }
+			undo+=("echo auto >$d/backpressure/mode")
+			echo "$bp" >"$d/backpressure/mode" || return 1
+		done
 	fi
-	local q
+	local q a
 	q=$(jq -r ".variants[$k].qdisc // \"\"" "$job")
-	ip netns exec ap tc qdisc del dev "$AP_IF" root 2>/dev/null
-	if [ -n "$q" ]; then
-		# shellcheck disable=SC2086 # the tc spec is words
-		ip netns exec ap tc qdisc add dev "$AP_IF" root $q || return 1
-	fi
-	undo+=("ip netns exec ap tc qdisc del dev $AP_IF root")
+	for a in "${!aq_ap_ns[@]}"; do
+		ip netns exec "${aq_ap_ns[a]}" tc qdisc del dev "${aq_ap_if[a]}" root 2>/dev/null
+		if [ -n "$q" ]; then
+			# shellcheck disable=SC2086 # the tc spec is words
+			ip netns exec "${aq_ap_ns[a]}" tc qdisc add dev "${aq_ap_if[a]}" root $q || return 1
+		fi
+		undo+=("ip netns exec ${aq_ap_ns[a]} tc qdisc del dev ${aq_ap_if[a]} root")
+	done
 	undo+=("run_ap_cmds $k ap_undo")
 	run_ap_cmds "$k" ap_exec || return 1
 	undo+=("run_sta_cmds $k sta_undo")
@@ -268,7 +369,7 @@ run_flows() { # RAWDIR CC: every flow for $dur s, ping from sta1 alongside
 	# the root qdisc every 0.5 s (its length, limit, service time): the
 	# AP's (q) and sta1's (sq: an upload's sender queues there)
 	( while kill -0 "$ping_pid" 2>/dev/null; do
-		echo "{\"t\": $(date +%s.%N), \"q\": $(ip netns exec ap tc -s -j qdisc show dev "$AP_IF" root 2>/dev/null || echo null), \"sq\": $(ip netns exec sta1 tc -s -j qdisc show dev "${STA_IFS[0]}" root 2>/dev/null || echo null)}"
+		echo "{\"t\": $(date +%s.%N), \"q\": $(ip netns exec "$AP_NS" tc -s -j qdisc show dev "$AP_IF" root 2>/dev/null || echo null), \"sq\": $(ip netns exec sta1 tc -s -j qdisc show dev "${STA_IFS[0]}" root 2>/dev/null || echo null)}"
 		sleep 0.5
 	  done ) >"$raw/tc-samples.jsonl" 2>/dev/null &
 	tc_pid=$!
@@ -278,7 +379,7 @@ run_flows() { # RAWDIR CC: every flow for $dur s, ping from sta1 alongside
 		printf '%s sta %s ap %s\n' "$(date +%s.%N)" \
 			"$(ip netns exec sta1 iw dev "${STA_IFS[0]}" station dump 2>/dev/null |
 			   awk '/tx bitrate:/ {print $3; exit}')" \
-			"$(ip netns exec ap iw dev "$AP_IF" station get "$sta1_mac" 2>/dev/null |
+			"$(ip netns exec "$AP_NS" iw dev "$AP_IF" station get "$sta1_mac" 2>/dev/null |
 			   awk '/tx bitrate:/ {print $3; exit}')"
 		sleep 1
 	  done ) >"$raw/phy-rates.txt" 2>/dev/null &
@@ -304,8 +405,22 @@ run_flows() { # RAWDIR CC: every flow for $dur s, ping from sta1 alongside
 	kill "$tc_pid" "$rate_pid" 2>/dev/null
 	wait "$tc_pid" "$rate_pid" 2>/dev/null
 	medium_stats >"$raw/medium-after.json" 2>/dev/null
-	ip netns exec ap tc -s -j qdisc show dev "$AP_IF" >"$raw/tc-final.json" 2>/dev/null
+	ip netns exec "$AP_NS" tc -s -j qdisc show dev "$AP_IF" >"$raw/tc-final.json" 2>/dev/null
 	[ -r "$dbg/backpressure/stats" ] && cat "$dbg/backpressure/stats" >"$raw/backpressure.txt"
+	if [ "$topology" = obss ]; then
+		# every phy's retry policy: mode, limits and counters
+		local a d
+		for a in "${!aq_ap_ns[@]}"; do
+			d=${aq_ap_dbg[a]}
+			{ echo "== ${aq_ap_ns[a]} $(basename "$d") mode $(cat "$d/retry/mode") fixed $(cat "$d/retry/fixed")"
+			  cat "$d/retry/stats"; }
+		done >"$raw/retry-stats.txt" 2>&1
+		for i in $(seq "$n_sta"); do
+			d=${aq_sta_dbg[i - 1]}
+			{ echo "== sta$i $(basename "$d") mode $(cat "$d/retry/mode") fixed $(cat "$d/retry/fixed")"
+			  cat "$d/retry/stats"; }
+		done >>"$raw/retry-stats.txt" 2>&1
+	fi
 	return 0
 }
 
@@ -331,6 +446,7 @@ for k in "${todo[@]}"; do
 	cp "$out/ping-idle.txt" "$raw/"
 	cp "$out/medium.json" "$raw/medium-config.json" 2>/dev/null
 	cp "$out/nstar.txt" "$raw/" 2>/dev/null
+	cp "$out/assoc.txt" "$raw/" 2>/dev/null
 	printf '{"guest_start": %s, "guest_end": %s, "kernel": "%s", "clock": "%s"}\n' \
 		"$t0" "$t1" "$(uname -r)" "${AQ_CLOCK:-wall}" >"$raw/times.json"
 	for m in mac80211 mac80211_hwsim sch_ebdp tcp_airtime; do
