@@ -181,6 +181,58 @@ def n_star(raw):
         return None
 
 
+def retry_stats(raw):
+    """Every phy's retry policy after the flows (obss topology): per
+    namespace its phy, mode, fixed limits and counters."""
+    out, cur = {}, None
+    p = os.path.join(raw, "retry-stats.txt")
+    for line in open(p, errors="replace") if os.path.exists(p) else []:
+        w = line.split()
+        if w[:1] == ["=="] and len(w) >= 7:
+            cur = out.setdefault(w[1], {"phy": w[2], "mode": w[4], "fixed": w[6],
+                                        "stats": {}})
+        elif cur is not None and len(w) == 2:
+            try:
+                cur["stats"][w[0]] = int(w[1])
+            except ValueError:
+                cur["stats"][w[0]] = w[1]
+    return out
+
+
+def obss_view(job, flows, md):
+    """The obss topology: per BSS (AP apB, stations sta((B-1)*S+1)..) its
+    goodput and its radios' medium counters, and the aggregates over every
+    AP and every station."""
+    p = job["params"]
+    k = p.get("n_bss") or 4
+    s = p.get("sta_per_bss") or 1
+    radios = md["radios"] if md else {}
+    keys = ("frames", "attempts", "successes", "failures", "collisions", "discards")
+
+    def agg(names):
+        rs = [radios[n] for n in names if n in radios]
+        if not rs:
+            return None
+        a = {key: sum(r[key] for r in rs) for key in keys}
+        a["attempts_per_frame"] = a["attempts"] / a["frames"] if a["frames"] else None
+        a["busy_fraction_mean"] = mean([r["busy_fraction"] for r in rs])
+        a["tx_fraction_sum"] = sum(r["tx_fraction"] for r in rs)
+        return a
+    bss = []
+    for b in range(1, k + 1):
+        stas = [f"sta{j}" for j in range((b - 1) * s + 1, b * s + 1)]
+        fl = [f for f in flows if f["station"] in stas]
+        ok = [f["mbps"] for f in fl if f["mbps"] is not None]
+        bss.append({"bss": b, "ap": f"ap{b}", "stations": stas,
+                    "mbps": sum(ok) if fl and len(ok) == len(fl) else None,
+                    "ap_medium": agg([f"ap{b}"]), "sta_medium": agg(stas)})
+    aps = agg([f"ap{b}" for b in range(1, k + 1)])
+    stas = agg([f"sta{j}" for j in range(1, k * s + 1)])
+    every = agg(list(radios))
+    return {"n_bss": k, "sta_per_bss": s, "bss": bss,
+            "aps": aps, "stations": stas, "all": every}
+
+
 def jain(xs):
     xs = [x for x in xs if x is not None]
     if not xs or sum(xs) == 0:
@@ -294,6 +346,40 @@ def main():
         "sta_qlen_max": max([x["qlen"] for x in ssamples], default=None),
         "sta_attempts_per_frame": sta["attempts"] / sta["frames"] if sta and sta["frames"] else None,
     }
+    if job["params"].get("topology") == "obss":
+        # per BSS, and the medium's counters summed over every AP and
+        # every station (there is no single "ap" radio): the ap_* and sta_*
+        # metrics above become those aggregates
+        ov = obss_view(job, flows, md)
+        rec["obss"] = ov
+        rec["retry"] = retry_stats(raw)
+        bm = [x["mbps"] for x in ov["bss"]]
+        hol = [x["mbps"] for x in ov["bss"] if len(x["stations"]) == 2]
+        ag, st, al = ov["aps"] or {}, ov["stations"] or {}, ov["all"] or {}
+        m.update({
+            "jain_bss": jain(bm) if None not in bm else None,
+            "bss_goodput_min_mbps": min(bm) if bm and None not in bm else None,
+            "bss_goodput_max_mbps": max(bm) if bm and None not in bm else None,
+            "hol_2sta_bss_goodput_mbps": sum(hol) if hol and None not in hol else None,
+            "ap_busy_fraction": ag.get("busy_fraction_mean"),
+            "ap_attempts_per_frame": ag.get("attempts_per_frame"),
+            "ap_discards": ag.get("discards"),
+            "sta_attempts_per_frame": st.get("attempts_per_frame"),
+            "sta_discards": st.get("discards"),
+            "medium_attempts_per_frame": al.get("attempts_per_frame"),
+            "medium_discards": al.get("discards"),
+            "ap_collisions": ag.get("collisions"),
+            "sta_collisions": st.get("collisions"),
+            "ap_discard_percent": 100.0 * ag["discards"] / ag["frames"]
+            if ag.get("frames") else None,
+            "sta_discard_percent": 100.0 * st["discards"] / st["frames"]
+            if st.get("frames") else None,
+        })
+        for f in ("occupancy_fairness_index",):
+            m[f] = None
+        a = re.search(r"associated in ([\d.]+) s", open(os.path.join(raw, "assoc.txt")).read()) \
+            if os.path.exists(os.path.join(raw, "assoc.txt")) else None
+        m["assoc_s"] = float(a.group(1)) if a else None
     rec["metrics"] = m
     if not rec["dmesg"]["clean"]:
         errors.append("kernel log: " + bad[0])
