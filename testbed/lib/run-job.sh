@@ -360,9 +360,31 @@ undo_variant() {
 	undo=()
 }
 
+# retry_stats: every phy's retry policy (mode, fixed limits, counters, its
+# prob_cs_succ and per-station state lines; the counters run since the phy
+# was made, collect.py takes the difference)
+retry_stats() {
+	local a d i
+	for a in "${!aq_ap_ns[@]}"; do
+		d=${aq_ap_dbg[a]}
+		echo "== ${aq_ap_ns[a]} $(basename "$d") mode $(cat "$d/retry/mode") fixed $(cat "$d/retry/fixed")"
+		cat "$d/retry/stats"
+		awk '{print "prob_cs_succ_permille", $1; print "prob_cs_source", $2}' "$d/retry/prob_cs_succ"
+		sed 's/^/station /' "$d/retry/stations"
+	done
+	for i in $(seq "$n_sta"); do
+		d=${aq_sta_dbg[i - 1]}
+		echo "== sta$i $(basename "$d") mode $(cat "$d/retry/mode") fixed $(cat "$d/retry/fixed")"
+		cat "$d/retry/stats"
+		awk '{print "prob_cs_succ_permille", $1; print "prob_cs_source", $2}' "$d/retry/prob_cs_succ"
+		sed 's/^/station /' "$d/retry/stations"
+	done
+}
+
 run_flows() { # RAWDIR CC: every flow for $dur s, ping from sta1 alongside
 	local raw=$1 cc=$2 f i pids=() ping_pid tc_pid rate_pid
 	medium_stats >"$raw/medium-before.json" 2>/dev/null
+	[ "$topology" = obss ] && retry_stats >"$raw/retry-stats-before.txt" 2>&1
 	ip netns exec sta1 ping -n -i "$pint" -W 2 -w $((dur + 2)) 10.9.0.2 \
 		>"$raw/ping.txt" 2>&1 &
 	ping_pid=$!
@@ -407,20 +429,7 @@ run_flows() { # RAWDIR CC: every flow for $dur s, ping from sta1 alongside
 	medium_stats >"$raw/medium-after.json" 2>/dev/null
 	ip netns exec "$AP_NS" tc -s -j qdisc show dev "$AP_IF" >"$raw/tc-final.json" 2>/dev/null
 	[ -r "$dbg/backpressure/stats" ] && cat "$dbg/backpressure/stats" >"$raw/backpressure.txt"
-	if [ "$topology" = obss ]; then
-		# every phy's retry policy: mode, limits and counters
-		local a d
-		for a in "${!aq_ap_ns[@]}"; do
-			d=${aq_ap_dbg[a]}
-			{ echo "== ${aq_ap_ns[a]} $(basename "$d") mode $(cat "$d/retry/mode") fixed $(cat "$d/retry/fixed")"
-			  cat "$d/retry/stats"; }
-		done >"$raw/retry-stats.txt" 2>&1
-		for i in $(seq "$n_sta"); do
-			d=${aq_sta_dbg[i - 1]}
-			{ echo "== sta$i $(basename "$d") mode $(cat "$d/retry/mode") fixed $(cat "$d/retry/fixed")"
-			  cat "$d/retry/stats"; }
-		done >>"$raw/retry-stats.txt" 2>&1
-	fi
+	[ "$topology" = obss ] && retry_stats >"$raw/retry-stats.txt" 2>&1
 	return 0
 }
 

@@ -183,14 +183,33 @@ def n_star(raw):
 
 def retry_stats(raw):
     """Every phy's retry policy after the flows (obss topology): per
-    namespace its phy, mode, fixed limits and counters."""
+    namespace its phy, mode, fixed limits and counters over the run (the
+    phy's counters run since it was made: the difference from
+    retry-stats-before.txt where the run kept it, else since the phy was
+    made, "since": "phy")."""
+    after = _retry_file(os.path.join(raw, "retry-stats.txt"))
+    before = _retry_file(os.path.join(raw, "retry-stats-before.txt"))
+    for ns, a in after.items():
+        b = before.get(ns)
+        if b:
+            a["stats"] = {k: v - b["stats"].get(k, 0)
+                          if isinstance(v, int) and not k.startswith("prob_cs") else v
+                          for k, v in a["stats"].items()}
+        a["since"] = "run" if b else "phy"
+    return after
+
+
+def _retry_file(p):
     out, cur = {}, None
-    p = os.path.join(raw, "retry-stats.txt")
     for line in open(p, errors="replace") if os.path.exists(p) else []:
         w = line.split()
         if w[:1] == ["=="] and len(w) >= 7:
             cur = out.setdefault(w[1], {"phy": w[2], "mode": w[4], "fixed": w[6],
-                                        "stats": {}})
+                                        "stats": {}, "stations": []})
+        elif cur is not None and w[:1] == ["station"]:
+            # the policy's per-station state at the end of the run (L,
+            # L_base, B, prob_cs_succ...: mac80211-retry.rst, "stations")
+            cur["stations"].append(" ".join(w[1:]))
         elif cur is not None and len(w) == 2:
             try:
                 cur["stats"][w[0]] = int(w[1])
