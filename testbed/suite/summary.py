@@ -119,12 +119,15 @@ def judge(ratio, claim):
 def _applies(a, where, when):
     """A claim's conditions on a point: `where`, parameter values it was run
     with; `when`, [low, high] bands of the claim variant's own metrics there
-    (the paper's x-axis is a measured quantity, e.g. the PHY rate)."""
+    (the paper's x-axis is a measured quantity, e.g. the PHY rate) or of a
+    numeric parameter."""
     params = a["runs"][0]["params"] if a.get("runs") else {}
     if any(params.get(k) != v for k, v in (where or {}).items()):
         return False
     for k, (lo, hi) in (when or {}).items():
         m = a["metrics"].get(k, {}).get("mean")
+        if m is None and isinstance(params.get(k), (int, float)):
+            m = params[k]       # a numeric parameter, e.g. n_bss >= 20
         if m is None or not lo <= m <= hi:
             return False
     return True
