@@ -102,6 +102,14 @@ static int trace_txs(char *buf, struct tr *out, int max)
 	return n;
 }
 
+/* stop tracing m (set up with open_memstream(&buf, ...)) and parse it */
+static int trace_end(struct aq_medium *m, char **buf, struct tr *out, int max)
+{
+	fclose(m->trace);	/* sets *buf */
+	m->trace = NULL;
+	return trace_txs(*buf, out, max);
+}
+
 static struct aq_medium *mk(enum aq_std std, bool edca, uint64_t seed)
 {
 	struct aq_medium *m = calloc(1, sizeof(*m));
@@ -229,9 +237,7 @@ static void test_backoff(bool resume)
 	aq_enqueue(m, mkframe(a, k, 1534, 11, 7, 2412));
 	aq_enqueue(m, mkframe(b, k, 1534, 11, 7, 2412));
 	aq_run_until(m, US(2000));
-	fclose(m->trace);
-	m->trace = NULL;
-	n = trace_txs(buf, t, 16);
+	n = trace_end(m, &buf, t, 16);
 	ok(n == 4, "%s: 4 transmissions (DATA, ACK, DATA, ACK), got %d",
 	   resume ? "resume" : "strict", n);
 	if (n == 4) {
@@ -314,9 +320,7 @@ static void test_retry_after_timeout(void)
 	kmin = ba < bb ? ba : bb;
 	EQ(m->radio[a].ac[AQ_AC_BE].cw, 31, "timeout at 362 us: a's CW 31");
 	aq_run_until(m, US(2000));
-	fclose(m->trace);
-	m->trace = NULL;
-	n = trace_txs(buf, t, 16);
+	n = trace_end(m, &buf, t, 16);
 	for (i = 0; i < n && (strcmp(t[i].kind, "DATA") || t[i].t <= US(318)); i++)
 		;
 	ok(i < n, "a retry on the trace");
@@ -427,9 +431,7 @@ static void test_nav(void)
 	EQ(m->radio[c].nav_end, US(416), "hidden node's NAV from CTS ends at 416 us");
 	aq_enqueue(m, mkframe(c, k, 200, 11, 7, 2412));
 	aq_run_until(m, US(2000));
-	fclose(m->trace);
-	m->trace = NULL;
-	n = trace_txs(buf, t, 16);
+	n = trace_end(m, &buf, t, 16);
 	for (i = 0; i < n; i++)
 		if (t[i].src == c) {
 			ctx = i;
@@ -492,9 +494,7 @@ static void test_rate_table(void)
 	f->rates[2].count = 1;
 	aq_enqueue(m, f);
 	aq_run_until(m, AQ_NS_PER_S);
-	fclose(m->trace);
-	m->trace = NULL;
-	n = trace_txs(buf, t, 32);
+	n = trace_end(m, &buf, t, 32);
 	EQ(n, 6, "all-fail: exactly 2+3+1 = 6 attempts");
 	for (int i = 0; i < n && i < 6; i++)
 		d += t[i].kbps != want[i];
@@ -648,9 +648,7 @@ static int first_agg(enum aq_std std, unsigned int freq, int mcs, bool ht40,
 		aq_enqueue(m, f);
 	}
 	aq_run_until(m, US(100));
-	fclose(m->trace);
-	m->trace = NULL;
-	n = trace_txs(buf, t, 4);
+	n = trace_end(m, &buf, t, 4);
 	if (n >= 1 && !strcmp(t[0].kind, "DATA") && t[0].dst == k)
 		ret = (int)t[0].nfr;
 	free(buf);
@@ -818,9 +816,7 @@ static void test_slot_config(void)
 		m->radio[1].ac[AQ_AC_BE].backoff = 3;
 		aq_enqueue(m, mkframe(1, 0, 1534, 11, 7, 2412));
 		aq_run_until(m, US(2000));
-		fclose(m->trace);
-		m->trace = NULL;
-		n = trace_txs(buf, t, 4);
+		n = trace_end(m, &buf, t, 4);
 		ok(n == 2 && t[0].t == US(110) && t[0].dur == US(254) && t[1].t == US(375),
 		   "long slot: DATA at DIFS + 3 slots = 110 us, ACK at 375 us (%d frames, %lld, %lld ns)",
 		   n, n > 0 ? (long long)t[0].t : -1LL, n > 1 ? (long long)t[1].t : -1LL);
@@ -851,9 +847,7 @@ static int one_exchange(struct aq_medium *m, int idx, unsigned int len, struct t
 	m->radio[a].ac[AQ_AC_BE].backoff = 0;
 	aq_enqueue(m, mkframe(a, k, len, idx, 7, 2412));
 	aq_run_until(m, US(20000));
-	fclose(m->trace);
-	m->trace = NULL;
-	n = trace_txs(buf, t, max);
+	n = trace_end(m, &buf, t, max);
 	free(buf);
 	return n;
 }
@@ -1039,9 +1033,7 @@ static int txop_run(bool txop, int64_t limit_ns, struct tr *t, int max,
 	}
 	aq_enqueue(m, mkframe(b, k, 300, 11, 7, 2412));
 	aq_run_until(m, US(20000));
-	fclose(m->trace);
-	m->trace = NULL;
-	n = trace_txs(buf, t, max);
+	n = trace_end(m, &buf, t, max);
 	free(buf);
 	*cont = m->radio[a].ac[AQ_AC_VO].st.txop_continuations;
 	done(m);
@@ -1178,9 +1170,7 @@ static int ht_run(int mcs, bool ht40, bool sgi, unsigned int n, unsigned int len
 		aq_enqueue(m, f);
 	}
 	aq_run_until(m, US(5000));
-	fclose(m->trace);
-	m->trace = NULL;
-	nt = trace_txs(buf, t, max);
+	nt = trace_end(m, &buf, t, max);
 	free(buf);
 	done(m);
 	return nt;
