@@ -160,12 +160,15 @@ else
 	aq_ap_ns=(ap)
 	aq_ap_if=("$AP_IF")
 fi
+phy_of() { # NS IFACE: the interface's phy name
+	echo "phy$(ip netns exec "$1" iw dev "$2" info | awk '/wiphy/ {print $2; exit}')"
+}
 if [ "$(P rts)" = true ]; then
 	# RTS threshold 0: RTS/CTS before every frame (mac80211 asks the
 	# driver, hwsim tells the medium with the rate's RTS flag)
 	for ns in "${aq_ap_ns[@]}" $(seq -f 'sta%g' "$n_sta"); do
 		w=$(ip netns exec "$ns" iw dev | awk '/Interface/ {print $2; exit}')
-		ph=phy$(ip netns exec "$ns" iw dev "$w" info | awk '/wiphy/ {print $2; exit}')
+		ph=$(phy_of "$ns" "$w")
 		ip netns exec "$ns" iw phy "$ph" set rts 0 || {
 			say "$scn $id: iw phy $ph set rts 0 failed in $ns"; exit 1; }
 	done
@@ -213,9 +216,6 @@ else
 	netem srv eth0 delay "${half}ms" limit 100000
 	netem ap eth-srv delay "${half}ms" limit 100000
 fi
-phy_of() { # NS IFACE: the interface's phy name
-	echo "phy$(ip netns exec "$1" iw dev "$2" info | awk '/wiphy/ {print $2; exit}')"
-}
 phy=$(phy_of "$AP_NS" "$AP_IF")
 dbg=/sys/kernel/debug/ieee80211/$phy
 # every AP's debugfs directory (one in a bss), then every station's
@@ -275,7 +275,7 @@ run_sta_cmds() {
 	local c i w ph
 	for i in $(seq "$n_sta"); do
 		w=${STA_IFS[i - 1]}
-		ph=phy$(ip netns exec "sta$i" iw dev "$w" info | awk '/wiphy/ {print $2; exit}')
+		ph=${aq_sta_dbg[i - 1]##*/}
 		while IFS= read -r c; do
 			[ -n "$c" ] || continue
 			# ip netns exec mounts a fresh /sys, hiding debugfs: mount

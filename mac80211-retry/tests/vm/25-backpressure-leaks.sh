@@ -78,6 +78,10 @@ for i in $(seq 100); do
 done
 bursts() { ip netns exec ap "$PY" "$AQ_TMP/burst.py" "$1" "$2" "$BURST"; }
 received() { cat "$AQ_TMP/sink.count"; }
+# got_bursts R0 N DESC: the sink received at least 90 % of N bursts since R0
+got_bursts() {
+	tap_in_range "$(( $(received) - $1 ))" $(($2 * BURST * 9 / 10)) $(($2 * BURST)) "$3"
+}
 
 ip netns exec ap tc qdisc replace dev "$AP_IF" root pfifo limit 1000
 printf '%s' "$DEPTH" >"$B/depth"
@@ -107,8 +111,7 @@ r0=$(received)
 bursts 10.0.0.255 3
 bursts 239.1.2.3 3
 settle "broadcast+multicast, station awake"
-tap_in_range "$(( $(received) - r0 ))" $((6 * BURST * 9 / 10)) $((6 * BURST)) \
-	"station awake: the station received the group addressed bursts"
+got_bursts "$r0" 6 "station awake: the station received the group addressed bursts"
 
 # 2. station in power save
 ip netns exec sta iw dev "$STA_IF" set power_save on
@@ -125,15 +128,13 @@ sleep 1
 r0=$(received)
 bursts 10.0.0.2 6
 settle "unicast to a dozing station"
-tap_in_range "$(( $(received) - r0 ))" $((6 * BURST * 9 / 10)) $((6 * BURST)) \
-	"power save: the station received the unicast bursts"
+got_bursts "$r0" 6 "power save: the station received the unicast bursts"
 
 r0=$(received)
 bursts 10.0.0.255 4
 bursts 239.1.2.3 4
 settle "broadcast+multicast with a dozing station"
-tap_in_range "$(( $(received) - r0 ))" $((8 * BURST * 9 / 10)) $((8 * BURST)) \
-	"power save: the station received the group addressed bursts"
+got_bursts "$r0" 8 "power save: the station received the group addressed bursts"
 
 # 3. frames mac80211 drops before its TXQs: no station has this address
 ip -n ap neigh replace 10.0.0.99 lladdr 02:00:00:00:99:99 dev "$AP_IF" nud permanent
