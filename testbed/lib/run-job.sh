@@ -38,9 +38,11 @@ todo=()
 for k in $(seq 0 $((nvar - 1))); do
 	v=$(jq -r ".variants[$k].name" "$job")
 	# kept: a record without error, made with this variant's definition
+	# (its label, note and role aside: scenario.py's COSMETIC)
 	if [ "${AQ_FORCE:-0}" != 1 ] && [ -f "$dest/runs/$id.$v.json" ] &&
 	   jq -e --argjson s "$(jq -c ".variants[$k]" "$job")" \
-		'.error == null and .variant_spec == $s' "$dest/runs/$id.$v.json" >/dev/null 2>&1; then
+		'.error == null and (.variant_spec | del(.label, .note, .role)) ==
+		 ($s | del(.label, .note, .role))' "$dest/runs/$id.$v.json" >/dev/null 2>&1; then
 		say "$scn $id: $v done before, kept"
 		continue
 	fi

@@ -244,17 +244,29 @@ def run_file(results, job, variant):
                         f"{job['id']}.{variant}.json")
 
 
+# Variant keys that describe a run without changing it: editing them keeps
+# the records (the page takes them from the scenario file).  Keep in step
+# with run-job.sh's check in the guest.
+COSMETIC = ("label", "note", "role")
+
+
+def run_spec(spec):
+    """What of a variant's definition decides its run."""
+    return {k: v for k, v in (spec or {}).items() if k not in COSMETIC}
+
+
 def done(path, spec=None):
     """A record that exists, says no error and (given @spec) was made with
     that variant definition: resume keeps it.  A variant whose definition
-    changed (another qdisc, cc, command) runs again under the same name."""
+    changed (another qdisc, cc, command) runs again under the same name;
+    one whose label, note or role changed does not."""
     try:
         with open(path) as f:
             rec = json.load(f)
     except (OSError, ValueError):
         return False
     return rec.get("error") is None and \
-        (spec is None or rec.get("variant_spec") == spec)
+        (spec is None or run_spec(rec.get("variant_spec")) == run_spec(spec))
 
 
 def pending_variants(results, job, force=False):

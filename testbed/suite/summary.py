@@ -64,15 +64,19 @@ def stat(values):
     return {"mean": statistics.fmean(v), "ci95": ci, "n": len(v), "values": v}
 
 
-def aggregate(runs):
+def aggregate(runs, scenarios=None):
     """{scenario: {point_slug: {variant: {"point", "role", "label", "runs",
-    "metrics": {name: stat}}}}} over the seeds of each point."""
+    "metrics": {name: stat}}}}} over the seeds of each point.  A variant's
+    role and label come from SCENARIOS ({name: loaded scenario}) where it
+    still defines the variant, else from the records."""
     agg = {}
     for r in runs:
         slug = sc.point_slug(r["point"])
+        cur = next((v for v in ((scenarios or {}).get(r["scenario"]) or {}).get("variant", [])
+                    if v["name"] == r["variant"]), {})
         a = agg.setdefault(r["scenario"], {}).setdefault(slug, {}).setdefault(
-            r["variant"], {"point": r["point"], "role": r["role"],
-                           "label": r["label"], "runs": []})
+            r["variant"], {"point": r["point"], "role": cur.get("role", r["role"]),
+                           "label": cur.get("label", r["label"]), "runs": []})
         a["runs"].append(r)
     # variants in the scenario's order (its params.variants), then by name
     for s in agg.values():
