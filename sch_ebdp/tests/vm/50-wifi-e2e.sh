@@ -46,7 +46,7 @@
 #     counts a GSO packet as its segments, = ebdp sent + dropped + backlog), drops by cause add up, and the AP's BE frames on
 #     the air account for what ebdp sent;
 #   - diag only: the same download and ping with the default root qdisc
-#     (noqueue: mac80211's fq_codel TXQs and AQL).
+#     (noqueue: mac80211's fq_codel TXQs; hwsim enables no AQL).
 set -u
 AQ_TOP=${AQ_TOP:-/work/main}
 AQ_BUILD=${AQ_BUILD:-$AQ_TOP/build}
@@ -173,7 +173,7 @@ SRV bash -c "$(declare -f owd_send); owd_send $STA $OWD_PORT 10 0.2"
 wait $orp
 read -r n_oidle owd_idle _ < <(owd_stats "$out/owd-idle.txt")
 
-# --- the default: no root qdisc (mac80211 fq_codel + AQL) -----------------
+# --- the default: no root qdisc (mac80211 fq_codel, no AQL on hwsim) -----
 iperf3_server sta1 >/dev/null 2>&1
 SRV iperf3 -c $STA -t $((BASE + 2)) -J >"$out/iperf3-default.json" 2>&1 &
 ip=$!
