@@ -628,3 +628,84 @@ int aq_config_load(const char *path, const char *text, struct aq_medium *m,
 	json_object_put(root);
 	return ret;
 }
+
+int aq_hwsim_ext_parse(const char *line, struct aq_hwsim_ext *e, char *err,
+		       size_t errlen)
+{
+	static const char *const keys[] = {
+		"tx_airtime", "rx_airtime", "chan_busy_time", "chan_active_time",
+		"chan_tx_time", "tx_ampdu_len", "tx_ampdu_acked",
+	};
+	int *nums[] = {
+		&e->tx_airtime, &e->rx_airtime, &e->chan_busy_time,
+		&e->chan_active_time, &e->chan_tx_time, &e->tx_ampdu_len,
+		&e->tx_ampdu_acked,
+	};
+	const size_t n = sizeof(keys) / sizeof(keys[0]);
+	bool seen[sizeof(keys) / sizeof(keys[0]) + 1] = { false };
+	const char *p = line;
+
+	memset(e, 0, sizeof(*e));
+	while (*p) {
+		char key[32], *end;
+		unsigned long v;
+		size_t k, len;
+
+		while (*p == ' ' || *p == '\t' || *p == '\n')
+			p++;
+		if (!*p)
+			break;
+		len = strcspn(p, "=");
+		if (!p[len] || len >= sizeof(key)) {
+			snprintf(err, errlen, "ext_attrs: expected key=number at \"%.20s\"", p);
+			return -1;
+		}
+		memcpy(key, p, len);
+		key[len] = 0;
+		p += len + 1;
+		errno = 0;
+		v = strtoul(p, &end, 0);
+		if (end == p || errno || (*end && *end != ' ' && *end != '\t' && *end != '\n')) {
+			snprintf(err, errlen, "ext_attrs: %s: not a number", key);
+			return -1;
+		}
+		p = end;
+		if (!strcmp(key, "tx_ctl_ampdu")) {
+			if (!v || (v & (v - 1)) || v <= HWSIM_TX_STAT_ACK || v > 1UL << 31) {
+				snprintf(err, errlen, "ext_attrs: tx_ctl_ampdu=0x%lx is not one "
+					 "flag above hwsim's own", v);
+				return -1;
+			}
+			e->tx_ctl_ampdu = (uint32_t)v;
+			seen[n] = true;
+			continue;
+		}
+		for (k = 0; k < n && strcmp(key, keys[k]); k++)
+			;
+		if (k == n)
+			continue;	/* a later kernel's: not ours to use */
+		if (v <= HWSIM_ATTR_MAX || v > AQ_HWSIM_EXT_ATTR_MAX) {
+			snprintf(err, errlen, "ext_attrs: %s=%lu is not above hwsim's "
+				 "attributes (%d) and a netlink type", key, v, HWSIM_ATTR_MAX);
+			return -1;
+		}
+		*nums[k] = (int)v;
+		seen[k] = true;
+	}
+	for (size_t k = 0; k <= n; k++) {
+		if (!seen[k]) {
+			snprintf(err, errlen, "ext_attrs: %s missing",
+				 k < n ? keys[k] : "tx_ctl_ampdu");
+			return -1;
+		}
+		for (size_t j = 0; j < k && k < n; j++) {
+			if (*nums[j] == *nums[k]) {
+				snprintf(err, errlen, "ext_attrs: %s and %s are both %d",
+					 keys[j], keys[k], *nums[k]);
+				return -1;
+			}
+		}
+	}
+	e->present = true;
+	return 0;
+}

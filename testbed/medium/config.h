@@ -21,6 +21,13 @@ struct aq_opts {
 int aq_config_load(const char *path, const char *text, struct aq_medium *m,
 		   struct aq_sim *sim, struct aq_opts *o, char *err, size_t errlen);
 int aq_parse_mac(const char *s, uint8_t *mac);
+struct aq_hwsim_ext;
+/* Parse the patched hwsim's ext_attrs line into @e (e->present set).  Every
+ * key is required, numbers above 6.12's HWSIM_ATTR_MAX and distinct, the
+ * flag one bit above the upstream ones; unknown keys are skipped.  On error
+ * returns -1 with the reason in err. */
+int aq_hwsim_ext_parse(const char *line, struct aq_hwsim_ext *e, char *err,
+		       size_t errlen);
 void aq_hwsim_index_addr(int idx, uint8_t *radio_addr, uint8_t *vif_addr);
 
 #endif

@@ -8,14 +8,13 @@
  * enum hwsim_tx_rate_flags).  They are ABI and must not change; this file
  * only restates them because the header is not exported to user space.
  *
- * The AQ_HWSIM_ATTR_* / AQ_HWSIM_TX_* values at the end are the airqueue
- * testbed extension proposed for testbed/hwsim-patches/.  A stock kernel
- * parses hwsim messages with GENL_DONT_VALIDATE_STRICT, so attributes above
- * HWSIM_ATTR_MAX are ignored by it and the medium can always send them.
+ * The airqueue testbed extension (testbed/hwsim-patches/) has no fixed
+ * numbers here: see struct aq_hwsim_ext at the end.
  */
 #ifndef AQ_HWSIM_PROTO_H
 #define AQ_HWSIM_PROTO_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define HWSIM_GENL_NAME		"MAC80211_HWSIM"
@@ -105,39 +104,45 @@ struct hwsim_tx_rate_flag {
 
 /*
  * airqueue testbed extension (testbed/hwsim-patches/, documented in
- * Documentation/testbed/hwsim-patches.rst), numbered after 6.12's last
- * attribute.  A stock kernel parses hwsim messages with
- * GENL_DONT_VALIDATE_STRICT, so it ignores them and the medium may always
- * send them (unless --no-hwsim-ext).
+ * Documentation/testbed/hwsim-patches.rst).  Its attributes take the numbers
+ * after upstream's last one, so they differ between kernels, and upstream
+ * has since given some of 6.12's numbers other meanings (30 is
+ * HWSIM_ATTR_SUPPORT_NAN_DEVICE, a flag, in 6.18: a stock 6.18 hwsim
+ * rejects a TX_INFO_FRAME with our u32 there).  The patched hwsim publishes
+ * them in AQ_HWSIM_EXT_PARAM, one line of key=number pairs; a kernel
+ * without that file is a stock one, and the medium then sends none of them
+ * (the plain wmediumd protocol).
  *
- * @AQ_HWSIM_ATTR_TX_AIRTIME: u32, TX_INFO_FRAME: microseconds of air the
- *	frame used over all its attempts (its share of an A-MPDU, RTS/CTS, the
- *	response): info->status.tx_time, ieee80211_sta_register_airtime().
- * @AQ_HWSIM_ATTR_RX_AIRTIME: u32, FRAME to a receiver: the frame's share of
- *	the PPDU duration in microseconds (rx airtime).
- * @AQ_HWSIM_ATTR_CHAN_BUSY_TIME: u64, TX_INFO_FRAME and FRAME: cumulative
- *	microseconds the radio sensed the medium busy (CCA, NAV, own tx).
- * @AQ_HWSIM_ATTR_CHAN_ACTIVE_TIME: u64, cumulative microseconds the radio has
- *	been known to the medium.
- * @AQ_HWSIM_ATTR_CHAN_TX_TIME: u64, cumulative microseconds of own
- *	transmission.
- * @AQ_HWSIM_ATTR_TX_AMPDU_LEN: u8, TX_INFO_FRAME of a frame sent in an
- *	A-MPDU: number of subframes of that A-MPDU on exactly one subframe's
- *	status, 0 on the others' (so minstrel_ht counts the A-MPDU once).
- * @AQ_HWSIM_ATTR_TX_AMPDU_ACKED: u8, subframes acknowledged by its Block Ack.
- * @AQ_HWSIM_TX_CTL_AMPDU: HWSIM_ATTR_FLAGS bit, kernel->medium: the frame
- *	belongs to a Block Ack session (IEEE80211_TX_CTL_AMPDU) and may be
- *	aggregated.
+ * tx_airtime: u32, TX_INFO_FRAME: microseconds of air the frame used over
+ *	all its attempts (its share of an A-MPDU, RTS/CTS, the response):
+ *	info->status.tx_time, ieee80211_sta_register_airtime().
+ * rx_airtime: u32, FRAME to a receiver: the frame's share of the PPDU
+ *	duration in microseconds (rx airtime).
+ * chan_busy_time: u64, TX_INFO_FRAME and FRAME: cumulative microseconds the
+ *	radio sensed the medium busy (CCA, NAV, own tx).
+ * chan_active_time: u64, cumulative microseconds the radio has been known
+ *	to the medium.
+ * chan_tx_time: u64, cumulative microseconds of own transmission.
+ * tx_ampdu_len: u8, TX_INFO_FRAME of a frame sent in an A-MPDU: number of
+ *	subframes of that A-MPDU on exactly one subframe's status, 0 on the
+ *	others' (so minstrel_ht counts the A-MPDU once).
+ * tx_ampdu_acked: u8, subframes acknowledged by its Block Ack.
+ * tx_ctl_ampdu: HWSIM_ATTR_FLAGS bit, kernel->medium: the frame belongs to a
+ *	Block Ack session (IEEE80211_TX_CTL_AMPDU) and may be aggregated.
  */
-#define AQ_HWSIM_ATTR_TX_AIRTIME	30
-#define AQ_HWSIM_ATTR_RX_AIRTIME	31
-#define AQ_HWSIM_ATTR_CHAN_BUSY_TIME	32
-#define AQ_HWSIM_ATTR_CHAN_ACTIVE_TIME	33
-#define AQ_HWSIM_ATTR_CHAN_TX_TIME	34
-#define AQ_HWSIM_ATTR_TX_AMPDU_LEN	35
-#define AQ_HWSIM_ATTR_TX_AMPDU_ACKED	36
-#define AQ_HWSIM_ATTR_EXT_MAX		36
+#define AQ_HWSIM_EXT_PARAM	"/sys/module/mac80211_hwsim/parameters/ext_attrs"
+#define AQ_HWSIM_EXT_ATTR_MAX	16383	/* nla_type(): 14 bits */
 
-#define AQ_HWSIM_TX_CTL_AMPDU		(1U << 3)
+struct aq_hwsim_ext {
+	bool present;		/* the kernel published the numbers */
+	int tx_airtime;
+	int rx_airtime;
+	int chan_busy_time;
+	int chan_active_time;
+	int chan_tx_time;
+	int tx_ampdu_len;
+	int tx_ampdu_acked;
+	uint32_t tx_ctl_ampdu;
+};
 
 #endif /* AQ_HWSIM_PROTO_H */

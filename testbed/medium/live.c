@@ -42,6 +42,7 @@ struct live {
 	int family;
 	bool stop;
 	bool kernel_marks_ampdu;
+	struct aq_hwsim_ext ext;	/* the kernel's numbers, or !present */
 };
 
 int64_t aq_mono_ns(void)
@@ -52,7 +53,7 @@ int64_t aq_mono_ns(void)
 	return ts.tv_sec * AQ_NS_PER_S + ts.tv_nsec;
 }
 
-static struct nla_policy policy[AQ_HWSIM_ATTR_EXT_MAX + 1] = {
+static struct nla_policy policy[HWSIM_ATTR_MAX + 1] = {
 	[HWSIM_ATTR_ADDR_RECEIVER] = { .type = NLA_UNSPEC, .minlen = 6 },
 	[HWSIM_ATTR_ADDR_TRANSMITTER] = { .type = NLA_UNSPEC, .minlen = 6 },
 	[HWSIM_ATTR_FRAME] = { .type = NLA_UNSPEC },
@@ -93,9 +94,9 @@ static void put_survey(struct live *l, struct nl_msg *msg, struct aq_radio *r)
 	struct aq_medium *m = l->m;
 	int64_t busy = r->busy_ns + (!r->med_idle ? m->now - r->busy_since : 0);
 
-	nla_put_u64(msg, AQ_HWSIM_ATTR_CHAN_BUSY_TIME, busy / 1000);
-	nla_put_u64(msg, AQ_HWSIM_ATTR_CHAN_ACTIVE_TIME, (m->now - r->created) / 1000);
-	nla_put_u64(msg, AQ_HWSIM_ATTR_CHAN_TX_TIME, r->tx_ns / 1000);
+	nla_put_u64(msg, l->ext.chan_busy_time, busy / 1000);
+	nla_put_u64(msg, l->ext.chan_active_time, (m->now - r->created) / 1000);
+	nla_put_u64(msg, l->ext.chan_tx_time, r->tx_ns / 1000);
 }
 
 static void live_deliver(struct aq_medium *m, struct aq_frame *f, int rx,
@@ -129,8 +130,8 @@ static void live_deliver(struct aq_medium *m, struct aq_frame *f, int rx,
 	nla_put_u32(msg, HWSIM_ATTR_SIGNAL, (uint32_t)(int32_t)(signal < -120 ? -120 : signal));
 	if (f->freq)
 		nla_put_u32(msg, HWSIM_ATTR_FREQ, f->freq);
-	if (l->o->hwsim_ext) {
-		nla_put_u32(msg, AQ_HWSIM_ATTR_RX_AIRTIME, (uint32_t)(airtime / 1000));
+	if (l->ext.present) {
+		nla_put_u32(msg, l->ext.rx_airtime, (uint32_t)(airtime / 1000));
 		put_survey(l, msg, &m->radio[rx]);
 	}
 	send_msg(l, msg);
@@ -165,13 +166,13 @@ static void live_status(struct aq_medium *m, struct aq_frame *f, bool acked)
 	nla_put(msg, HWSIM_ATTR_TX_INFO, sizeof(tr), tr);
 	nla_put_u32(msg, HWSIM_ATTR_SIGNAL, (uint32_t)(int32_t)sig);
 	nla_put_u64(msg, HWSIM_ATTR_COOKIE, f->cookie);
-	if (l->o->hwsim_ext) {
-		nla_put_u32(msg, AQ_HWSIM_ATTR_TX_AIRTIME, (uint32_t)(f->airtime / 1000));
+	if (l->ext.present) {
+		nla_put_u32(msg, l->ext.tx_airtime, (uint32_t)(f->airtime / 1000));
 		put_survey(l, msg, r);
 		if (f->in_ampdu) {
-			nla_put_u8(msg, AQ_HWSIM_ATTR_TX_AMPDU_LEN, f->ampdu_len);
+			nla_put_u8(msg, l->ext.tx_ampdu_len, f->ampdu_len);
 			if (f->ampdu_len)
-				nla_put_u8(msg, AQ_HWSIM_ATTR_TX_AMPDU_ACKED, f->ampdu_acked);
+				nla_put_u8(msg, l->ext.tx_ampdu_acked, f->ampdu_acked);
 		}
 	}
 	send_msg(l, msg);
@@ -300,9 +301,9 @@ static void handle_frame(struct live *l, struct nlattr **a)
 	 * mark was seen, trust it.  Stock hwsim does not pass the flag:
 	 * aggregate unicast QoS data at HT rates (hwsim starts Block Ack
 	 * sessions itself). */
-	if (f->hwsim_flags & AQ_HWSIM_TX_CTL_AMPDU)
+	if (f->hwsim_flags & l->ext.tx_ctl_ampdu)
 		l->kernel_marks_ampdu = true;
-	f->ampdu_ok = (f->hwsim_flags & AQ_HWSIM_TX_CTL_AMPDU) ||
+	f->ampdu_ok = (f->hwsim_flags & l->ext.tx_ctl_ampdu) ||
 		      (!l->kernel_marks_ampdu && f->qos_data && f->dst >= 0 &&
 		       !f->no_ack && (f->rates[0].flags & HWSIM_TX_RC_MCS));
 	aq_enqueue(m, f);
@@ -367,10 +368,10 @@ static int rx_cb(struct nl_msg *msg, void *arg)
 	struct live *l = arg;
 	struct nlmsghdr *nlh = nlmsg_hdr(msg);
 	struct genlmsghdr *gh = nlmsg_data(nlh);
-	struct nlattr *a[AQ_HWSIM_ATTR_EXT_MAX + 1];
+	struct nlattr *a[HWSIM_ATTR_MAX + 1];
 
 	aq_run_until(l->m, aq_mono_ns());
-	if (genlmsg_parse(nlh, 0, a, AQ_HWSIM_ATTR_EXT_MAX, policy) < 0) {
+	if (genlmsg_parse(nlh, 0, a, HWSIM_ATTR_MAX, policy) < 0) {
 		l->m->st.bad_msgs++;
 		return NL_SKIP;
 	}
@@ -464,6 +465,41 @@ static int stats_listen(const char *path)
 	return fd;
 }
 
+/*
+ * The numbers of the extension in this kernel (hwsim_proto.h): from the
+ * patched hwsim's ext_attrs parameter; none on a stock kernel, which may use
+ * those numbers for its own attributes.  AQ_HWSIM_EXT_FILE overrides the
+ * path (tests).
+ */
+static int hwsim_ext_read(struct live *l)
+{
+	const char *path = getenv("AQ_HWSIM_EXT_FILE");
+	char line[512], err[160];
+	FILE *f;
+
+	if (!path || !*path)
+		path = AQ_HWSIM_EXT_PARAM;
+	if (!l->o->hwsim_ext) {
+		fprintf(stderr, "aqmedium: hwsim extensions off (hwsim_ext false)\n");
+		return 0;
+	}
+	f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "aqmedium: no %s: a stock mac80211_hwsim, hwsim extensions "
+			"off (the wmediumd protocol only)\n", path);
+		return 0;
+	}
+	if (!fgets(line, sizeof(line), f))
+		line[0] = 0;
+	fclose(f);
+	if (aq_hwsim_ext_parse(line, &l->ext, err, sizeof(err)) < 0) {
+		fprintf(stderr, "aqmedium: %s: %s\n", path, err);
+		return -1;
+	}
+	fprintf(stderr, "aqmedium: hwsim extensions on: %s", line);
+	return 0;
+}
+
 int aq_live_run(struct aq_medium *m, struct aq_opts *o)
 {
 	struct live l = { .m = m, .o = o };
@@ -482,6 +518,10 @@ int aq_live_run(struct aq_medium *m, struct aq_opts *o)
 	if (l.family < 0) {
 		fprintf(stderr, "aqmedium: %s family not found (modprobe mac80211_hwsim?)\n",
 			HWSIM_GENL_NAME);
+		nl_socket_free(l.sk);
+		return 1;
+	}
+	if (hwsim_ext_read(&l) < 0) {
 		nl_socket_free(l.sk);
 		return 1;
 	}

@@ -56,7 +56,7 @@ survey_inuse() {
 			inuse && index($0, f ":") { sub(".*" f ":[ \t]*", ""); print $1; exit }'
 }
 
-tap_plan 19
+tap_plan 21
 
 # --- A. no medium: stock behaviour -----------------------------------------
 if ! load_hwsim; then
@@ -68,6 +68,10 @@ tap_is "$(cat $params/hw_queue_depth 2>/dev/null)" 64 "hw_queue_depth parameter 
 echo 16 >$params/hw_queue_depth 2>/dev/null
 tap_is "$(cat $params/hw_queue_depth 2>/dev/null)" 16 "hw_queue_depth is writable at run time"
 echo 64 >$params/hw_queue_depth 2>/dev/null
+ext="tx_airtime=30 rx_airtime=31 chan_busy_time=32 chan_active_time=33 chan_tx_time=34"
+ext="$ext tx_ampdu_len=35 tx_ampdu_acked=36 tx_ctl_ampdu=0x8"
+tap_is "$(cat $params/ext_attrs 2>/dev/null)" "$ext" "ext_attrs publishes the extension's numbers (6.12's)"
+ok sh -c "! echo x 2>/dev/null >$params/ext_attrs" -- "ext_attrs is read-only"
 phy0=$(hwsim_phys | head -n 1)
 ok sh -c "iw phy $phy0 info | grep -q AIRTIME_FAIRNESS" -- "the radio advertises airtime fairness (as ath9k)"
 

@@ -46,10 +46,15 @@ NLMSG_ERROR = 2
 CMD_REGISTER, CMD_FRAME, CMD_TX_INFO_FRAME = 1, 2, 3
 A_RECEIVER, A_TRANSMITTER, A_FRAME, A_FLAGS, A_RX_RATE, A_SIGNAL = 1, 2, 3, 4, 5, 6
 A_TX_INFO, A_COOKIE, A_FREQ, A_PAD, A_TX_INFO_FLAGS = 7, 8, 19, 20, 21
-A_TX_AIRTIME, A_RX_AIRTIME = 30, 31
-A_CHAN_BUSY, A_CHAN_ACTIVE, A_CHAN_TX = 32, 33, 34
-A_AMPDU_LEN, A_AMPDU_ACKED = 35, 36
-TX_CTL_REQ_TX_STATUS, TX_CTL_NO_ACK, TX_STAT_ACK, TX_CTL_AMPDU = 1, 2, 4, 8
+TX_CTL_REQ_TX_STATUS, TX_CTL_NO_ACK, TX_STAT_ACK = 1, 2, 4
+# the extension's numbers, as the patched hwsim publishes them (0005)
+EXT = dict(kv.split("=") for kv in
+           open("/sys/module/mac80211_hwsim/parameters/ext_attrs").read().split())
+A_TX_AIRTIME, A_RX_AIRTIME = int(EXT["tx_airtime"]), int(EXT["rx_airtime"])
+A_CHAN_BUSY, A_CHAN_ACTIVE, A_CHAN_TX = (int(EXT[k]) for k in
+                                          ("chan_busy_time", "chan_active_time", "chan_tx_time"))
+A_AMPDU_LEN, A_AMPDU_ACKED = int(EXT["tx_ampdu_len"]), int(EXT["tx_ampdu_acked"])
+TX_CTL_AMPDU = int(EXT["tx_ctl_ampdu"], 0)
 RC_MCS = 1 << 3
 TXINFO_SEQ = 1 << 31  # marks our TX_INFO messages, to match errors to them
 AC_OF_TID = [2, 3, 3, 2, 1, 1, 0, 0]  # mac80211 ieee802_1d_to_ac: VO0 VI1 BE2 BK3

@@ -1239,6 +1239,58 @@ static void test_ht_exchanges(void)
 	}
 }
 
+/*
+ * The patched hwsim's ext_attrs line (hwsim-patches 0005): the numbers are
+ * the kernel's, so a 6.18 port's (NAN and radar took 30 and 31) parse as
+ * well as 6.12's; a malformed line is refused with the reason.
+ */
+static void test_hwsim_ext(void)
+{
+	static const char l612[] = "tx_airtime=30 rx_airtime=31 chan_busy_time=32 "
+		"chan_active_time=33 chan_tx_time=34 tx_ampdu_len=35 tx_ampdu_acked=36 "
+		"tx_ctl_ampdu=0x8\n";
+	static const char l618[] = "tx_airtime=32 rx_airtime=33 chan_busy_time=34 "
+		"chan_active_time=35 chan_tx_time=36 tx_ampdu_len=37 tx_ampdu_acked=38 "
+		"tx_ctl_ampdu=0x10 some_later_key=40\n";
+	static const struct { const char *line, *why; } bad[] = {
+		{ "", "tx_airtime missing" },
+		{ "tx_airtime=30 rx_airtime=31 chan_busy_time=32 chan_active_time=33 "
+		  "chan_tx_time=34 tx_ampdu_len=35 tx_ampdu_acked=36", "tx_ctl_ampdu missing" },
+		{ "tx_airtime=29 rx_airtime=31 chan_busy_time=32 chan_active_time=33 "
+		  "chan_tx_time=34 tx_ampdu_len=35 tx_ampdu_acked=36 tx_ctl_ampdu=0x8",
+		  "is not above hwsim's attributes" },
+		{ "tx_airtime=30 rx_airtime=30 chan_busy_time=32 chan_active_time=33 "
+		  "chan_tx_time=34 tx_ampdu_len=35 tx_ampdu_acked=36 tx_ctl_ampdu=0x8",
+		  "are both 30" },
+		{ "tx_airtime=30 rx_airtime=31 chan_busy_time=32 chan_active_time=33 "
+		  "chan_tx_time=34 tx_ampdu_len=35 tx_ampdu_acked=36 tx_ctl_ampdu=0x4",
+		  "is not one flag above hwsim's own" },
+		{ "tx_airtime=30 rx_airtime=31 chan_busy_time=32 chan_active_time=33 "
+		  "chan_tx_time=34 tx_ampdu_len=35 tx_ampdu_acked=36 tx_ctl_ampdu=0xc",
+		  "is not one flag above hwsim's own" },
+		{ "tx_airtime=3x rx_airtime=31", "not a number" },
+		{ "tx_airtime", "expected key=number" },
+	};
+	struct aq_hwsim_ext e;
+	char err[160];
+	size_t i;
+
+	ok(aq_hwsim_ext_parse(l612, &e, err, sizeof(err)) == 0 && e.present &&
+	   e.tx_airtime == 30 && e.rx_airtime == 31 && e.chan_busy_time == 32 &&
+	   e.chan_active_time == 33 && e.chan_tx_time == 34 && e.tx_ampdu_len == 35 &&
+	   e.tx_ampdu_acked == 36 && e.tx_ctl_ampdu == 0x8,
+	   "hwsim ext_attrs: 6.12's numbers parse");
+	ok(aq_hwsim_ext_parse(l618, &e, err, sizeof(err)) == 0 && e.present &&
+	   e.tx_airtime == 32 && e.tx_ampdu_acked == 38 && e.tx_ctl_ampdu == 0x10,
+	   "hwsim ext_attrs: other numbers and an unknown key parse");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = 0;
+		ok(aq_hwsim_ext_parse(bad[i].line, &e, err, sizeof(err)) < 0 && !e.present &&
+		   strstr(err, bad[i].why),
+		   "hwsim ext_attrs: \"%.24s...\" refused: %s", bad[i].line, err);
+	}
+}
+
 int main(void)
 {
 	test_airtime();
@@ -1261,6 +1313,7 @@ int main(void)
 	test_txop();
 	test_ht_ref_rate();
 	test_ht_exchanges();
+	test_hwsim_ext();
 	printf("1..%d\n", n_test);
 	return 0;
 }
