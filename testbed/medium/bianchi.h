@@ -18,4 +18,20 @@ struct bianchi_out {
 
 void bianchi_solve(const struct bianchi_in *in, struct bianchi_out *out);
 
+/*
+ * Layer 2: Bianchi's chain with the standard's timing after a collision
+ * (bianchi.c).  After a collision the stations that did not transmit
+ * resume counting DIFS/AIFS (or EIFS) after the colliding frames, the
+ * colliding ones when their ACK/CTS timeout expires.  Tc is the busy time
+ * from the collision's start to the earlier of the two; lag is how many
+ * slots later the colliding stations resume (negative: the others resume
+ * later, by -lag slots).  lag = 0 is Bianchi (2000) exactly.
+ */
+struct bianchi2_in {
+	struct bianchi_in b;
+	double lag;		/* slots, real */
+};
+
+void bianchi2_solve(const struct bianchi2_in *in, struct bianchi_out *out);
+
 #endif
