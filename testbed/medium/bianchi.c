@@ -61,7 +61,8 @@ void bianchi_solve(const struct bianchi_in *in, struct bianchi_out *out)
  * ceil(|lag|) slots in which only the group that resumed first contends
  * (n - 2 stations, or the 2 colliders when lag < 0), ended early by the
  * first transmission in it, its last slot (lag - floor(lag)) long if idle.
- * A collision in the window opens a new window.
+ * A collision in the window opens a new window.  (lag < 0, the others
+ * with EIFS, is not validated: see medium-fidelity.rst, Validation.)
  *
  * tau is each station's attempt probability per slot in which it counts
  * (Kumar, Altman, Miorandi and Goyal, IEEE/ACM ToN 15(3), 2007: tau is
