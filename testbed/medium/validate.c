@@ -26,10 +26,10 @@
  * University Press, 2008 (its p. 72: a listener uses EIFS after a collision
  * if it synchronised on one of the preambles, DIFS if not; sect. 4.3.3,
  * eq. (41): the colliding stations wait their ACK_Timeout), extended so
- * that the others keep counting while the colliding stations wait.  ns-3's reference (src/wifi/examples/reference/
- * generate_bianchi.m) instead adds the difference to T_c; that reading is
- * 3-4 % off the medium at 802.11b, n = 50 (Documentation/testbed/
- * medium-fidelity.rst).
+ * that the others keep counting while the colliding stations wait.
+ * ns-3's reference (src/wifi/examples/reference/generate_bianchi.m)
+ * instead adds the difference to T_c; that reading is 3-4 % off the
+ * medium at 802.11b, n = 50 (Documentation/testbed/medium-fidelity.rst).
  *
  * Usage: aqmedium-validate [-n successes] [-s seed] [-o B|b|g|a] [-l 1|2]
  *        [-q] [-e] [-f]
