@@ -20,9 +20,11 @@
  * Locking: the FIFOs, ALT state and parameters other than those of the
  * estimator are under the qdisc root lock.  The estimator (Tserv, the
  * eBDP limit it yields, and the parameters it uses) is under est_lock,
- * because mac80211 feedback arrives from tx status in softirq context on
- * any CPU, without the qdisc lock; enqueue reads the resulting limit with
- * READ_ONCE().
+ * because mac80211 feedback arrives from tx status on any CPU, without the
+ * qdisc lock; enqueue reads the resulting limit with READ_ONCE().  The
+ * feedback contract (include/net/mac80211_feedback.h) calls ->tx_status()
+ * with bottom halves disabled, as dequeue runs: both take est_lock with
+ * spin_lock(); process context (change, dump) with spin_lock_bh().
  */
 #include <linux/completion.h>
 #include <linux/ipv6.h>
@@ -188,6 +190,7 @@ static void ebdp_fb_tx_status(const struct ieee80211_tx_feedback *fb)
 	struct ebdp_sched_data *q;
 	u32 n;
 
+	lockdep_assert_in_softirq();
 	list_for_each_entry_rcu(q, &ebdp_instances, fb_node) {
 		if (q->dev != fb->dev)
 			continue;
@@ -217,7 +220,6 @@ static void ebdp_fb_detach(struct net_device *dev)
 
 static struct ieee80211_feedback_ops ebdp_fb_ops = {
 	.api_version	= IEEE80211_FEEDBACK_API_VERSION,
-	.owner		= THIS_MODULE,
 	.name		= "sch_ebdp",
 	.tx_status	= ebdp_fb_tx_status,
 	.detach		= ebdp_fb_detach,

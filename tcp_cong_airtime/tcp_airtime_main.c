@@ -235,6 +235,7 @@ static void airtime_fb_slot(const struct ieee80211_airtime_view *view)
 	struct airtime_snap *snap, *old;
 	struct airtime_iface *ifc;
 
+	lockdep_assert_in_softirq();	/* the feedback contract */
 	snap = kmalloc(struct_size(snap, sta, n_sta), GFP_ATOMIC);
 	if (!snap)
 		return;
@@ -249,12 +250,12 @@ static void airtime_fb_slot(const struct ieee80211_airtime_view *view)
 	snap->others_us = view->others_us;
 	memcpy(snap->sta, view->sta, n_sta * sizeof(view->sta[0]));
 
-	spin_lock_bh(&airtime_views_lock);
+	spin_lock(&airtime_views_lock);
 	ifc = airtime_iface_find(view->dev);
 	if (!ifc) {
 		ifc = kzalloc(sizeof(*ifc), GFP_ATOMIC);
 		if (!ifc) {
-			spin_unlock_bh(&airtime_views_lock);
+			spin_unlock(&airtime_views_lock);
 			kfree(snap);
 			return;
 		}
@@ -266,7 +267,7 @@ static void airtime_fb_slot(const struct ieee80211_airtime_view *view)
 	strscpy(ifc->name, view->dev->name, sizeof(ifc->name));
 	old = rcu_replace_pointer(ifc->snap, snap,
 				  lockdep_is_held(&airtime_views_lock));
-	spin_unlock_bh(&airtime_views_lock);
+	spin_unlock(&airtime_views_lock);
 	if (old)
 		kfree_rcu(old, rcu);
 	atomic_inc(&airtime_gen);
@@ -276,8 +277,9 @@ static void airtime_fb_slot(const struct ieee80211_airtime_view *view)
  * Event (D): the PHY rate toward @addr changed; the next ACK recomputes
  * with it.  The published view is never written (its readers hold no
  * lock): the rate goes to the interface's table of rate changes, keyed by
- * the peer's address and valid until the next view.  The context is
- * atomic (tx status), hence the irqsave lock.
+ * the peer's address and valid until the next view.  Called from tx
+ * status with bottom halves disabled (the feedback contract): spin_lock()
+ * here, spin_lock_bh() where the table is read.
  */
 static void airtime_fb_rate(struct net_device *dev, const u8 *addr,
 			    u32 rate_kbps)
@@ -285,15 +287,15 @@ static void airtime_fb_rate(struct net_device *dev, const u8 *addr,
 	struct airtime_rate_upd *upd = NULL, *e;
 	const struct airtime_snap *snap;
 	struct airtime_iface *ifc;
-	unsigned long flags;
 	int i;
 
+	lockdep_assert_in_softirq();
 	rcu_read_lock();
 	ifc = airtime_iface_find(dev);
 	snap = ifc ? rcu_dereference(ifc->snap) : NULL;
 	if (!snap)		/* the first view will carry the rate */
 		goto out;
-	spin_lock_irqsave(&ifc->rate_lock, flags);
+	spin_lock(&ifc->rate_lock);
 	for (i = 0; i < ARRAY_SIZE(ifc->rates); i++) {
 		e = &ifc->rates[i];
 		if (ether_addr_equal(e->addr, addr)) {
@@ -310,7 +312,7 @@ static void airtime_fb_rate(struct net_device *dev, const u8 *addr,
 	ether_addr_copy(upd->addr, addr);
 	upd->seq = snap->seq;
 	upd->rate_kbps = rate_kbps;
-	spin_unlock_irqrestore(&ifc->rate_lock, flags);
+	spin_unlock(&ifc->rate_lock);
 	atomic_inc(&airtime_gen);
 out:
 	rcu_read_unlock();
@@ -322,10 +324,9 @@ static u32 airtime_rate_toward(struct airtime_iface *ifc,
 			       const u8 *addr, u32 rate)
 {
 	const struct airtime_rate_upd *e;
-	unsigned long flags;
 	int i;
 
-	spin_lock_irqsave(&ifc->rate_lock, flags);
+	spin_lock_bh(&ifc->rate_lock);
 	for (i = 0; i < ARRAY_SIZE(ifc->rates); i++) {
 		e = &ifc->rates[i];
 		if (e->rate_kbps && e->seq == snap->seq &&
@@ -334,7 +335,7 @@ static u32 airtime_rate_toward(struct airtime_iface *ifc,
 			break;
 		}
 	}
-	spin_unlock_irqrestore(&ifc->rate_lock, flags);
+	spin_unlock_bh(&ifc->rate_lock);
 	return rate;
 }
 
@@ -371,7 +372,6 @@ static void airtime_fb_detach(struct net_device *dev)
 
 static struct ieee80211_feedback_ops airtime_fb_ops = {
 	.api_version = IEEE80211_FEEDBACK_API_VERSION,
-	.owner = THIS_MODULE,
 	.name = "tcp_airtime",
 	.airtime_slot = airtime_fb_slot,
 	.rate_change = airtime_fb_rate,
@@ -1324,7 +1324,6 @@ static int airtime_get_views(char *buf, const struct kernel_param *kp)
 	struct airtime_iface *ifc;
 	struct airtime_group *g;
 	int len = 0, bkt, i;
-	unsigned long flags;
 
 	rcu_read_lock();
 	hash_for_each_rcu(airtime_views, bkt, ifc, node) {
@@ -1347,7 +1346,7 @@ static int airtime_get_views(char *buf, const struct kernel_param *kp)
 					 snap->sta[i].rate_kbps,
 					 snap->sta[i].rx_rate_kbps);
 		/* rate changes (event D) since this view */
-		spin_lock_irqsave(&ifc->rate_lock, flags);
+		spin_lock_bh(&ifc->rate_lock);
 		for (i = 0; i < ARRAY_SIZE(ifc->rates); i++) {
 			upd = &ifc->rates[i];
 			if (upd->rate_kbps && upd->seq == snap->seq)
@@ -1355,7 +1354,7 @@ static int airtime_get_views(char *buf, const struct kernel_param *kp)
 						 " rate_change %pM rate %u\n",
 						 upd->addr, upd->rate_kbps);
 		}
-		spin_unlock_irqrestore(&ifc->rate_lock, flags);
+		spin_unlock_bh(&ifc->rate_lock);
 	}
 	rcu_read_unlock();
 

@@ -22,14 +22,27 @@
  *		symbol_put(ieee80211_feedback_register);
  *	}
  *
- * A consumer holds no reference on mac80211 while registered.  When mac80211
+ * A consumer holds no reference on mac80211 while registered, and mac80211
+ * takes none on the consumer: the consumer unregisters in its module exit,
+ * and unregistering (symbol_get(ieee80211_feedback_unregister)) removes
+ * @ops and waits for calls in flight to finish (synchronize_rcu()), so no
+ * call can reach the consumer's code once its exit returns.  When mac80211
  * goes away it calls ->detach() of every consumer, after which it never
  * calls that consumer again; a consumer that wants to follow a reload of
- * mac80211 watches MODULE_STATE_LIVE with register_module_notifier().
- * Unregistering (symbol_get(ieee80211_feedback_unregister)) waits for calls
- * in flight to finish (RCU).  If the symbol can no longer be had, mac80211
- * is unloading and will call ->detach(): the consumer waits for that before
- * it frees @ops.
+ * mac80211 watches MODULE_STATE_LIVE with register_module_notifier().  If
+ * ieee80211_feedback_unregister can no longer be had, mac80211 is unloading
+ * and will call ->detach(): the consumer waits for that before it frees
+ * @ops.
+ *
+ * Context: ->tx_status(), ->airtime_slot() and ->rate_change() are called
+ * with bottom halves disabled (softirq, or process context inside
+ * local_bh_disable()), under rcu_read_lock(), never in hard interrupt
+ * context.  mac80211's tx status runs there (ieee80211_tx_status_ni() and
+ * ieee80211_tx_status_irqsafe() get there for other contexts), and so must
+ * a driver's ieee80211_tx_feedback_report(); mac80211 warns once and drops
+ * a report made anywhere else.  A consumer takes the locks it shares with
+ * these callbacks with spin_lock() inside them and spin_lock_bh() in
+ * process context.  ->detach() is called in process context.
  *
  * This header is shared verbatim by the mac80211-retry patch series (which
  * adds it to include/net/) and by the out-of-tree consumers in airqueue,
@@ -45,7 +58,7 @@
 #include <linux/list.h>
 #include <linux/netdevice.h>
 
-#define IEEE80211_FEEDBACK_API_VERSION	2
+#define IEEE80211_FEEDBACK_API_VERSION	4
 
 /* Flags of struct ieee80211_tx_feedback */
 #define IEEE80211_TXFB_ACKED		BIT(0)	/* MAC ACK or Block Ack bit seen */
@@ -56,18 +69,30 @@
 /**
  * struct ieee80211_tx_feedback - tx status of one data frame
  * @dev: the netdev (interface) the frame was sent on
+ * @queue: the index of the netdev tx queue the frame was dequeued from,
+ *	i.e. the queue whose qdisc held it.  mac80211 interfaces have a
+ *	single tx queue (frames are queued per station and TID in mac80211's
+ *	TXQs), so mac80211 always reports 0; the field lets a consumer such
+ *	as a per-queue qdisc under mq tell its frames from its siblings'.
  * @sta_addr: the receiver's MAC address (the station or the AP)
  * @enqueue_ns: ktime_get_ns() when the frame entered mac80211 (left the
  *	qdisc), i.e. the eBDP paper's t_s
  * @done_ns: ktime_get_ns() at its completion (ACK, Block Ack or discard),
  *	the paper's t_e
  * @service_us: the frame's MAC service time in microseconds: done_ns -
- *	enqueue_ns, divided by @ampdu_len for an A-MPDU subframe (SPEC 2)
+ *	enqueue_ns, divided by @ampdu_len when that is known (> 1)
  * @len: MPDU length in bytes
  * @attempts: transmission attempts the hardware made (>= 1)
- * @ampdu_len: subframes in the aggregate that carried it (1 if none)
+ * @ampdu_len: the number of subframes of the A-MPDU that carried the frame,
+ *	the same value in the report of every one of its subframes; 1 for a
+ *	frame not sent in an A-MPDU; 0 for a frame sent in an A-MPDU
+ *	(IEEE80211_TXFB_AMPDU) whose driver does not say how many subframes
+ *	it had.  mac80211's own tx status path reports 0 for every A-MPDU
+ *	subframe: drivers give the aggregate's size there only on the one
+ *	status that carries IEEE80211_TX_STAT_AMPDU, not on each subframe.
+ *	Drivers calling ieee80211_tx_feedback_report() give it on every
+ *	subframe.
  * @tid: the frame's TID (0..7; IEEE80211_NUM_TIDS for non-QoS)
- * @ac: access category (IEEE80211_AC_VO..IEEE80211_AC_BK)
  * @flags: IEEE80211_TXFB_*
  */
 struct ieee80211_tx_feedback {
@@ -77,10 +102,10 @@ struct ieee80211_tx_feedback {
 	u64 done_ns;
 	u32 service_us;
 	u16 len;
+	u16 queue;
 	u8 attempts;
 	u8 ampdu_len;
 	u8 tid;
-	u8 ac;
 	u8 flags;
 };
 
@@ -149,22 +174,21 @@ struct ieee80211_airtime_view {
 /**
  * struct ieee80211_feedback_ops - a consumer of mac80211 feedback
  * @api_version: IEEE80211_FEEDBACK_API_VERSION the consumer was built with
- * @owner: THIS_MODULE
  * @name: for debugfs and messages
  * @tx_status: one call per completed data frame (each A-MPDU subframe);
- *	atomic context (softirq or tasklet), under rcu_read_lock(); may be NULL
+ *	bottom halves disabled, under rcu_read_lock() (see "Context" above);
+ *	may be NULL
  * @airtime_slot: at the end of each observation slot of each interface,
- *	and early when a station's PHY rate changes; atomic context, under
- *	rcu_read_lock(); may be NULL
- * @rate_change: the PHY rate to @addr on @dev changed to @rate_kbps; atomic
- *	context; may be NULL
+ *	and early when a station's PHY rate changes; bottom halves disabled,
+ *	under rcu_read_lock(); may be NULL
+ * @rate_change: the PHY rate to @addr on @dev changed to @rate_kbps; bottom
+ *	halves disabled, under rcu_read_lock(); may be NULL
  * @detach: mac80211 stops calling this consumer for @dev, or for every
  *	device if @dev is NULL (mac80211 unloading); process context
  * @list: owned by mac80211
  */
 struct ieee80211_feedback_ops {
 	u32 api_version;
-	struct module *owner;
 	const char *name;
 	void (*tx_status)(const struct ieee80211_tx_feedback *fb);
 	void (*airtime_slot)(const struct ieee80211_airtime_view *view);

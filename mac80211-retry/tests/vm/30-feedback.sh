@@ -6,12 +6,16 @@
 #  - the consumer binds with symbol_get(ieee80211_feedback_register);
 #  - traffic produces one call per data frame, ACKed, with a service time
 #    (enqueue to tx status) and at least one attempt;
+#  - the context contract: a report made with bottom halves disabled
+#    reaches the consumer; one made from process context with them enabled
+#    is dropped with a warning (once per boot), and no ->tx_status() call
+#    (traffic or probe) ever ran with bottom halves enabled;
 #  - unloading the consumer unregisters it;
 #  - unloading mac80211 with the consumer registered calls ->detach(NULL),
 #    after which the consumer unloads.
 . "$AQ_TOP/testbed/lib/guest.sh"
 
-N=9
+N=12
 tap_plan $N
 trap aq_cleanup_all EXIT
 skip_all() { for i in $(seq "$1"); do tap_skip "feedback" "$2"; done; exit 0; }
@@ -45,6 +49,18 @@ tap_in_range "$mean" 1 1000000 "mean service time (us) from enqueue to tx status
 # other raced with frames reported in between
 tap_is "$(cat $P/zero_attempts)" 0 "every frame reports >= 1 attempt"
 tap_diag "calls $(cat $P/calls) acked $(cat $P/acked) no_enqueue $(cat $P/no_enqueue) service_us_sum $(cat $P/service_us_sum) attempts_sum $(cat $P/attempts_sum) zero_attempts $(cat $P/zero_attempts)"
+
+# The context contract, probed through ieee80211_tx_feedback_report()
+echo bh >$P/probe
+tap_is "$(cat $P/probe_calls)" 1 "a report with bottom halves disabled reaches the consumer"
+echo task >$P/probe
+tap_is "$(cat $P/probe_calls)" 1 "a report from process context with bottom halves enabled is dropped"
+# The warning is expected here (this test's own): check it, then clear it
+# so that the kernel log check of the test run does not count it.
+warn=$(dmesg | grep -cE 'WARNING: .*net/mac80211/feedback\.c')
+tap_diag "$(dmesg | grep -E 'WARNING|symbol_get' | head -n 3)"
+dmesg -C
+tap_is "$(cat $P/bad_context)/$warn" 0/1 "no callback with bottom halves enabled; one warning for the bad report"
 
 ok rmmod fbcount -- "consumer unloads (unregisters)"
 

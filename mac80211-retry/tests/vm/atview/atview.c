@@ -70,7 +70,6 @@ static void atview_detach(struct net_device *dev)
 
 static struct ieee80211_feedback_ops atview_ops = {
 	.api_version = IEEE80211_FEEDBACK_API_VERSION,
-	.owner = THIS_MODULE,
 	.name = "atview",
 	.airtime_slot = atview_slot,
 	.rate_change = atview_rate,
