@@ -383,7 +383,8 @@ testmod_build() {
 	local src rel hash out
 	src=$(realpath "$1") || return 1
 	rel=${src#"${AQ_TOP}"/}
-	hash=$( (cd "$src" && cat Kbuild $(ls ./*.c ./*.h 2>/dev/null | sort)) |
+	hash=$( (cd "$src" && cat Kbuild $(ls ./*.c ./*.h 2>/dev/null | sort) &&
+		 find "$AQ_TOP/include" -name '*.h' | sort | xargs cat) |
 		sha1sum | cut -c1-16)
 	out=$AQ_BUILD/testmods/$rel
 	if [ -f "$out/.aq-hash" ] && [ "$(cat "$out/.aq-hash")" = "$hash" ]; then
