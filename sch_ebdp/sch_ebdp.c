@@ -25,8 +25,15 @@
  * feedback contract (include/net/mac80211_feedback.h) calls ->tx_status()
  * with bottom halves disabled, as dequeue runs: both take est_lock with
  * spin_lock(); process context (change, dump) with spin_lock_bh().
+ *
+ * MAC feedback is taken only by the qdisc of the netdev tx queue the frame
+ * left: the device's root, or a child of mq.  An ebdp below a classful
+ * parent shares its tx queue with its siblings and cannot tell their
+ * frames from its own: it measures the dequeue spacing its parent gives
+ * it, which is its service there.
  */
 #include <linux/completion.h>
+#include <linux/etherdevice.h>
 #include <linux/ipv6.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
@@ -51,6 +58,20 @@
 #define EBDP_MAC_FRESH_NS	(1 * NSEC_PER_SEC)
 
 #define EBDP_DEF_ACKLIMIT	64	/* packets in the ACK FIFO */
+
+/* A-MPDUs being summed at once, one per receiver and TID (see below) */
+#define EBDP_AMPDU_ACCS		8
+
+/* The subframes of one A-MPDU reported so far, for one receiver and TID */
+struct ebdp_ampdu_acc {
+	u8 addr[ETH_ALEN];
+	u8 tid;
+	u8 len;			/* the aggregate's ampdu_len, 0: slot free */
+	u8 seen;		/* subframes reported */
+	u8 acked;		/* of which acknowledged */
+	u64 done_ns;		/* the aggregate's completion */
+	u64 sum_ns;		/* service time summed over its subframes */
+};
 
 struct ebdp_sched_data {
 	/* under the qdisc lock */
@@ -89,10 +110,11 @@ struct ebdp_sched_data {
 	u64 last_mac_ns;
 	u64 samples_mac;
 	u64 samples_deq;
-	u64 fb_last_done_ns;	/* latest completion reported on the device */
-	u64 fb_acc_ns;		/* A-MPDU: service time summed so far */
-	u32 fb_acc_n;		/* A-MPDU: acknowledged subframes summed */
+	u64 fb_last_done_ns;	/* latest completion reported on the queue */
+	struct ebdp_ampdu_acc fb_acc[EBDP_AMPDU_ACCS];
+	u32 fb_acc_next;	/* the slot to reuse when none is free */
 
+	struct Qdisc *sch;
 	struct net_device *dev;
 	struct list_head fb_node;	/* ebdp_instances, RCU */
 };
@@ -130,6 +152,19 @@ static void ebdp_est_dequeue(struct ebdp_sched_data *q, u64 now)
 /* ------------------------------------------------------------------ */
 /* mac80211 feedback, bound at run time                                */
 
+/* Fold an A-MPDU's acknowledged subframes in; caller holds est_lock. */
+static u32 ebdp_ampdu_close(struct ebdp_sched_data *q,
+			    struct ebdp_ampdu_acc *a)
+{
+	u64 mean_fp = ebdp_ns_to_fp(div_u64(a->sum_ns, a->len));
+	u32 i, n = a->acked;
+
+	for (i = 0; i < n; i++)
+		ebdp_est_sample(q, mean_fp);
+	a->len = 0;
+	return n;
+}
+
 /*
  * Service time from MAC feedback.  The paper's t_s is when the packet
  * reaches the head of the interface queue, i.e. starts service;
@@ -143,11 +178,21 @@ static void ebdp_est_dequeue(struct ebdp_sched_data *q, u64 now)
  *   t_s = max(enqueue_ns, done_ns of the previous completion)
  *
  * Every completion moves the previous-completion time; only acknowledged
- * frames are samples (the paper's algorithm 2).  The subframes of an
- * A-MPDU complete together: the first one reported carries the whole
- * exchange and the others almost nothing, so their times are summed until
- * ampdu_len acknowledged subframes were seen, and each then counts the
- * mean (SPEC 2: the aggregate's time divided by its subframes).
+ * frames are samples (the paper's algorithm 2).
+ *
+ * The subframes of an A-MPDU complete together (one done_ns): the first
+ * one reported carries the whole exchange and the others almost nothing.
+ * When the report gives the aggregate's size (ampdu_len > 1, the same in
+ * every subframe's report), the subframes' times are summed, per receiver
+ * and TID since aggregates of several stations and TIDs can be reported
+ * interleaved, until all ampdu_len were reported or a report of the same
+ * receiver and TID with another completion time shows that the rest will
+ * not come (subframes a Block Ack missed go out again in a later
+ * aggregate).  Each acknowledged subframe then counts the sum divided by
+ * ampdu_len (SPEC 2: the aggregate's time divided by its subframes).
+ * Without the size (ampdu_len 0: mac80211's own status path) each
+ * subframe counts on its own, the first the exchange and the others 0:
+ * the same mean, noisier.
  *
  * Caller holds est_lock.  Return: the number of samples folded in.
  */
@@ -157,8 +202,8 @@ static u32 ebdp_fb_sample(struct ebdp_sched_data *q,
 	u64 start = max(fb->enqueue_ns, q->fb_last_done_ns);
 	u64 t = fb->done_ns > start ? fb->done_ns - start : 0;
 	bool acked = fb->flags & IEEE80211_TXFB_ACKED;
-	u64 mean_fp;
-	u32 n, i;
+	struct ebdp_ampdu_acc *a = NULL, *free = NULL;
+	u32 n = 0, i;
 
 	q->fb_last_done_ns = max(q->fb_last_done_ns, fb->done_ns);
 	if (fb->flags & IEEE80211_TXFB_NO_ENQUEUE_TIME)
@@ -171,18 +216,60 @@ static u32 ebdp_fb_sample(struct ebdp_sched_data *q,
 		return 1;
 	}
 
-	q->fb_acc_ns += t;
+	for (i = 0; i < EBDP_AMPDU_ACCS; i++) {
+		struct ebdp_ampdu_acc *e = &q->fb_acc[i];
+
+		if (!e->len) {
+			free = free ?: e;
+		} else if (e->tid == fb->tid &&
+			   ether_addr_equal(e->addr, fb->sta_addr)) {
+			a = e;
+			break;
+		}
+	}
+	if (a && a->done_ns != fb->done_ns)
+		n += ebdp_ampdu_close(q, a);	/* the rest went out later */
+	if (!a || !a->len) {
+		if (!a && !free) {
+			/* more flows than slots: close one, round robin */
+			free = &q->fb_acc[q->fb_acc_next];
+			q->fb_acc_next = (q->fb_acc_next + 1) % EBDP_AMPDU_ACCS;
+			n += ebdp_ampdu_close(q, free);
+		}
+		a = a ?: free;
+		ether_addr_copy(a->addr, fb->sta_addr);
+		a->tid = fb->tid;
+		a->len = fb->ampdu_len;
+		a->seen = 0;
+		a->acked = 0;
+		a->done_ns = fb->done_ns;
+		a->sum_ns = 0;
+	}
+	a->sum_ns += t;
+	a->seen++;
 	if (acked)
-		q->fb_acc_n++;
-	if (!q->fb_acc_n || q->fb_acc_n < fb->ampdu_len)
-		return 0;
-	n = q->fb_acc_n;
-	mean_fp = ebdp_ns_to_fp(div_u64(q->fb_acc_ns, n));
-	for (i = 0; i < n; i++)
-		ebdp_est_sample(q, mean_fp);
-	q->fb_acc_ns = 0;
-	q->fb_acc_n = 0;
+		a->acked++;
+	if (a->seen >= a->len)
+		n += ebdp_ampdu_close(q, a);
 	return n;
+}
+
+/*
+ * Is @fb about a frame this qdisc held?  It left the netdev tx queue
+ * fb->queue, whose qdisc is this one (the root, or a child of mq) or an
+ * ancestor of it; only in the first case is every frame of that queue one
+ * of ours.
+ */
+static bool ebdp_fb_mine(const struct ebdp_sched_data *q,
+			 const struct ieee80211_tx_feedback *fb)
+{
+	struct net_device *dev = q->dev;
+	struct netdev_queue *txq;
+
+	if (fb->dev != dev || fb->queue >= dev->real_num_tx_queues)
+		return false;
+	txq = netdev_get_tx_queue(dev, fb->queue);
+	return rcu_access_pointer(txq->qdisc_sleeping) == q->sch;
 }
 
 static void ebdp_fb_tx_status(const struct ieee80211_tx_feedback *fb)
@@ -192,7 +279,7 @@ static void ebdp_fb_tx_status(const struct ieee80211_tx_feedback *fb)
 
 	lockdep_assert_in_softirq();
 	list_for_each_entry_rcu(q, &ebdp_instances, fb_node) {
-		if (q->dev != fb->dev)
+		if (!ebdp_fb_mine(q, fb))
 			continue;
 		spin_lock(&q->est_lock);
 		n = ebdp_fb_sample(q, fb);
@@ -770,6 +857,7 @@ static int ebdp_init(struct Qdisc *sch, struct nlattr *opt,
 	q->cur_limit = ebdp_cur_limit(q);
 	q->alt_last_ns = now;
 	q->alt_start_ns = now;
+	q->sch = sch;
 	q->dev = qdisc_dev(sch);
 	/* An empty root ebdp lets the stack send directly, as pfifo does:
 	 * nothing to sample then (the queue is not backlogged).

@@ -7,16 +7,26 @@
  * mac80211 service-time source can be tested without Wi-Fi or the
  * mac80211 series.  Never load it together with a patched mac80211.
  *
- *   echo "DEV SERVICE_US COUNT [FLAGS [AMPDU_LEN]]" > /sys/kernel/debug/ebdp_fbmock/inject
+ *   echo "DEV SERVICE_US COUNT [FLAGS [AMPDU_LEN [QUEUE [NSTA [NREP]]]]]" \
+ *	> /sys/kernel/debug/ebdp_fbmock/inject
  *
  * injects COUNT frames that entered the MAC at once and completed
  * SERVICE_US apart: each was served (at the head) for SERVICE_US.  With
  * AMPDU_LEN > 1 they go in aggregates of AMPDU_LEN subframes (set
  * IEEE80211_TXFB_AMPDU, 2, in FLAGS) that complete together, each
- * aggregate AMPDU_LEN * SERVICE_US after the previous one.
+ * aggregate AMPDU_LEN * SERVICE_US after the previous one.  QUEUE is the
+ * netdev tx queue the frames left (default 0).  With NSTA > 1, the
+ * aggregates go to NSTA receivers in turn (DEV's address with its last
+ * byte + 0..NSTA-1), one aggregate each per round, and the reports of a
+ * round's subframes come interleaved (receiver 0's first, receiver 1's
+ * first, ..., receiver 0's second, ...), as when several aggregates'
+ * statuses are processed together.  With NREP < AMPDU_LEN only the first
+ * NREP subframes of each aggregate are reported (the others "go out
+ * again later" and are never reported).  COUNT counts reports.
  *   cat /sys/kernel/debug/ebdp_fbmock/consumers
  */
 #include <linux/debugfs.h>
+#include <linux/etherdevice.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
@@ -53,9 +63,11 @@ static ssize_t fbmock_inject(struct file *file, const char __user *ubuf,
 {
 	struct ieee80211_feedback_ops *ops;
 	struct ieee80211_tx_feedback fb = {};
-	char buf[64], name[IFNAMSIZ];
 	unsigned int us, count, flags = IEEE80211_TXFB_ACKED, alen = 1, i;
+	unsigned int queue = 0, nsta = 1, nrep = 0, per_round, r, j, k;
+	char buf[96], name[IFNAMSIZ];
 	struct net_device *dev;
+	u8 addr[ETH_ALEN];
 	u64 now;
 
 	if (len >= sizeof(buf))
@@ -63,32 +75,45 @@ static ssize_t fbmock_inject(struct file *file, const char __user *ubuf,
 	if (copy_from_user(buf, ubuf, len))
 		return -EFAULT;
 	buf[len] = 0;
-	if (sscanf(buf, "%15s %u %u %u %u", name, &us, &count, &flags,
-		   &alen) < 3 || !alen || alen > 255)
+	if (sscanf(buf, "%15s %u %u %u %u %u %u %u", name, &us, &count,
+		   &flags, &alen, &queue, &nsta, &nrep) < 3 || !alen ||
+	    alen > 255 || queue > U16_MAX || !nsta || nsta > 255 ||
+	    nrep > alen)
 		return -EINVAL;
+	if (!nrep)
+		nrep = alen;
 	dev = dev_get_by_name(&init_net, name);
 	if (!dev)
 		return -ENODEV;
 
+	ether_addr_copy(addr, dev->dev_addr);
 	fb.dev = dev;
-	fb.sta_addr = dev->dev_addr;
+	fb.queue = queue;
+	fb.sta_addr = addr;
 	fb.service_us = us;
 	fb.len = 1500;
 	fb.attempts = 1;
 	fb.ampdu_len = alen;
+	fb.tid = 0;
 	fb.flags = flags;
 	/*
 	 * A burst: the COUNT frames enter the MAC together and complete one
-	 * after the other, SERVICE_US apart (a backlogged MAC), on a time
-	 * line that never goes back, so that each is served for SERVICE_US.
+	 * aggregate after the other, AMPDU_LEN * SERVICE_US apart (a
+	 * backlogged MAC), on a time line that never goes back, so that each
+	 * aggregate is served for AMPDU_LEN * SERVICE_US.
 	 */
+	per_round = nsta * nrep;
 	mutex_lock(&fbmock_lock);
 	now = max(ktime_get_ns(), fbmock_clock);
 	for (i = 0; i < count; i++) {
+		r = i / per_round;		/* round */
+		j = i % per_round;
+		k = j % nsta;			/* receiver */
+		addr[ETH_ALEN - 1] = dev->dev_addr[ETH_ALEN - 1] + k;
 		fb.enqueue_ns = now;
-		fb.done_ns = now + (u64)(i / alen + 1) * alen * us *
+		fb.done_ns = now + (u64)(r * nsta + k + 1) * alen * us *
 			     NSEC_PER_USEC;
-		fbmock_clock = fb.done_ns;
+		fbmock_clock = max(fbmock_clock, fb.done_ns);
 		local_bh_disable();
 		rcu_read_lock();
 		list_for_each_entry_rcu(ops, &fbmock_consumers, list)
