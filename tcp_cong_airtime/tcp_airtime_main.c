@@ -57,10 +57,26 @@
  * never to move the right edge of an offered window to the left (unless
  * net.ipv4.tcp_shrink_window is set) keeps data in flight acceptable when
  * the cap shrinks: the window just stops growing until the data in flight
- * drains below the cap, so a smaller cap never stalls the connection.  A
- * pure receiver runs no congestion control hook on its fast path, so the
- * clamp is applied when the connection is established (init) and then
- * from a per-socket timer under the socket lock.
+ * drains below the cap, so a smaller cap never stalls the connection.
+ *
+ * When the receiver clamp is (re)computed.  A pure receiver runs no
+ * congestion control hook on its fast path (->cong_avoid, ->pkts_acked and
+ * ->cong_control need acknowledged data; ->cwnd_event's CA_EVENT_ECN_*
+ * need ECN), and a module cannot defer work to the socket's release_cb as
+ * the kernel's own timers do (sk_tsq_flags).  But the clamp's inputs
+ * change only once per observation slot (theta, from the view) or on a
+ * rate change: one work item for the whole module, queued from the feedback
+ * callbacks, walks airtime_socks once per slot and recomputes, under
+ * lock_sock() in process context, the sockets that moved data since their
+ * last pass.  An idle socket costs two counter reads per slot: no timer, no
+ * allocation, no wakeup; a socket its user holds is waited for, not
+ * polled.  Between passes, ->in_ack_event (every ACK the socket processes,
+ * a receiver's slow path included) keeps the clamp that is set against
+ * receive buffer autotuning, and ->cwnd_event(CA_EVENT_TX_START) (a
+ * request going out, a sender resuming) recomputes both caps.  The first
+ * clamp is set in ->init, before the first window after the handshake is
+ * advertised; see "Receiver" in Documentation/networking/tcp_airtime.rst
+ * for what the SYN and SYN-ACK offer before it.
  */
 #define pr_fmt(fmt) "tcp_airtime: " fmt
 
@@ -73,7 +89,6 @@
 #include <linux/mutex.h>
 #include <linux/completion.h>
 #include <linux/workqueue.h>
-#include <linux/timer.h>
 #include <linux/list.h>
 #include <linux/etherdevice.h>
 #include <linux/proc_fs.h>
@@ -89,9 +104,10 @@
 #define AIRTIME_MIN_CWND		2
 /* Re-check the view at least this often on a busy connection, ms */
 #define AIRTIME_RECHECK_MS		250
-/* Receiver clamp timer period with and without feedback, ms */
-#define AIRTIME_RCV_PERIOD_MS		100
+/* Receiver pass: at least this often while a clamp is set, ms */
 #define AIRTIME_RCV_IDLE_MS		1000
+/* Receiver pass: sockets taken per walk of airtime_socks */
+#define AIRTIME_RCV_BATCH		256
 /* IP header bytes without options */
 #define AIRTIME_IPV4_HDR		20
 #define AIRTIME_IPV6_HDR		40
@@ -165,13 +181,6 @@ struct airtime_group {
 	struct airtime_conns sums;	/* M_x and the slot sums, (6)-(9) */
 };
 
-/* Receiver clamp timer of one socket (outlives the socket's CC state) */
-struct airtime_rcv {
-	struct timer_list timer;
-	struct sock *sk;
-	bool dead;			/* CC released; under the socket lock */
-};
-
 /*
  * Per-socket state, in icsk_ca_priv (104 bytes: this fills them).  Written
  * under the socket lock; /proc/net/tcp_airtime reads it without that lock,
@@ -180,7 +189,8 @@ struct airtime_rcv {
 struct airtime_ca {
 	struct list_head node;	/* airtime_socks, from ->init to ->release */
 	struct airtime_group *grp;
-	struct airtime_rcv *rcv;
+	u32 rcv_segs;		/* data segments in + out at the last pass */
+	u32 rcv_pass;		/* last pass; under airtime_socks_lock */
 	u64 byte_mark;		/* bytes acked + received at slot start */
 	u32 segs_mark;		/* data segments out + in at slot start */
 	u32 gen;		/* airtime_gen when last computed */
@@ -210,7 +220,11 @@ static DEFINE_SPINLOCK(airtime_grp_lock);
 static LIST_HEAD(airtime_socks);		/* every airtime_ca after ->init */
 static DEFINE_SPINLOCK(airtime_socks_lock);
 static atomic_t airtime_gen = ATOMIC_INIT(1);	/* bumped on any new input */
-static atomic_t airtime_rcv_live = ATOMIC_INIT(0);
+static atomic_t airtime_rcv_capped = ATOMIC_INIT(0);	/* rcv_cap != 0 */
+static atomic_t airtime_rcv_viewed = ATOMIC_INIT(0);	/* views since pass */
+static atomic_t airtime_rcv_full = ATOMIC_INIT(0);	/* views went away */
+static void airtime_rcv_workfn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(airtime_rcv_work, airtime_rcv_workfn);
 
 static DEFINE_MUTEX(airtime_fb_mutex);
 static bool airtime_fb_bound;		/* registered with mac80211 */
@@ -271,6 +285,9 @@ static void airtime_fb_slot(const struct ieee80211_airtime_view *view)
 	if (old)
 		kfree_rcu(old, rcu);
 	atomic_inc(&airtime_gen);
+	/* the receivers' pass, see "Receiver" above */
+	atomic_set(&airtime_rcv_viewed, 1);
+	mod_delayed_work(system_wq, &airtime_rcv_work, 0);
 }
 
 /*
@@ -314,6 +331,8 @@ static void airtime_fb_rate(struct net_device *dev, const u8 *addr,
 	upd->rate_kbps = rate_kbps;
 	spin_unlock(&ifc->rate_lock);
 	atomic_inc(&airtime_gen);
+	atomic_set(&airtime_rcv_viewed, 1);
+	mod_delayed_work(system_wq, &airtime_rcv_work, 0);
 out:
 	rcu_read_unlock();
 }
@@ -358,6 +377,9 @@ static void airtime_views_flush(const struct net_device *dev)
 	}
 	spin_unlock_bh(&airtime_views_lock);
 	atomic_inc(&airtime_gen);
+	/* lift the clamps of idle sockets too */
+	atomic_set(&airtime_rcv_full, 1);
+	mod_delayed_work(system_wq, &airtime_rcv_work, 0);
 }
 
 static void airtime_fb_detach(struct net_device *dev)
@@ -622,8 +644,9 @@ static void airtime_no_cap(struct airtime_ca *ca, u8 source)
 
 /*
  * Recompute theta and wnd_max of @sk from the cached view of its route.
- * Called with the socket locked, on ACKs (sender) and from the receiver
- * timer; cheap unless an input changed or AIRTIME_RECHECK_MS passed.
+ * Called with the socket locked, on ACKs (sender), at the start of a
+ * transmission and from the receivers' pass; cheap unless an input changed
+ * or AIRTIME_RECHECK_MS passed.
  */
 static void __airtime_update(struct sock *sk)
 {
@@ -872,6 +895,68 @@ static u32 airtime_rcv_rtt(const struct tcp_sock *tp)
 	return rtt;
 }
 
+/*
+ * window_clamp = @clamp as tcp_set_window_clamp() (TCP_WINDOW_CLAMP) sets
+ * it for a connected socket.  That function is not exported to modules in
+ * 6.12, so this is its body for a non-zero value: never below
+ * SOCK_MIN_RCVBUF / 2, a lower clamp lowers rcv_ssthresh with the reserved
+ * memory provisioning, a higher one raises rcv_ssthresh up to rcv_wnd.
+ */
+static void airtime_set_window_clamp(struct sock *sk, u32 clamp)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	u32 old = tp->window_clamp;
+
+	clamp = max_t(u32, clamp, SOCK_MIN_RCVBUF / 2);
+	if (clamp == old)
+		return;
+	WRITE_ONCE(tp->window_clamp, clamp);
+	if (clamp < old)
+		__tcp_adjust_rcv_ssthresh(sk, clamp);
+	else
+		tp->rcv_ssthresh = max(min(tp->rcv_wnd, clamp),
+				       tp->rcv_ssthresh);
+}
+
+/*
+ * Keep the clamp that is set: receive buffer autotuning
+ * (tcp_rcv_space_adjust()) sets window_clamp from the buffer it grows, and
+ * grows it only when more than rcvq_space.space was read in an RTT, which
+ * cannot happen once rcvq_space.space is at least the window offered (the
+ * clamp, or the larger window offered before it, which TCP never
+ * retracts).  tcp_init_buffer_space() resets rcvq_space.space after
+ * ->init; this puts it back.  Cheap: it runs on every ACK the socket
+ * processes.
+ */
+static void airtime_rcv_hold(struct sock *sk)
+{
+	struct airtime_ca *ca = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+
+	if (likely(!ca->rcv_cap))
+		return;
+	if (tp->window_clamp > ca->rcv_cap)
+		airtime_set_window_clamp(sk, ca->rcv_cap);
+	tp->rcvq_space.space = max_t(u32, tp->rcvq_space.space,
+				     max(ca->rcv_cap, tp->rcv_wnd));
+}
+
+/* Lift the clamp: the clamp before ours, bounded by the current buffer */
+static void airtime_rcv_lift(struct sock *sk)
+{
+	struct airtime_ca *ca = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+	int space = tcp_win_from_space(sk, READ_ONCE(sk->sk_rcvbuf));
+
+	if (!ca->rcv_cap)
+		return;
+	WRITE_ONCE(ca->rcv_cap, 0);
+	atomic_dec(&airtime_rcv_capped);
+	airtime_set_window_clamp(sk, max_t(u32, tp->window_clamp,
+					   min_t(u32, ca->window_clamp, space)));
+}
+
+/* Recompute the clamp of @sk (socket locked) and set it */
 static void airtime_rcv_apply(struct sock *sk)
 {
 	struct airtime_ca *ca = inet_csk_ca(sk);
@@ -888,112 +973,122 @@ static void airtime_rcv_apply(struct sock *sk)
 	}
 
 	if (cap) {
-		if (!ca->rcv_cap)
+		u32 old = ca->rcv_cap;
+
+		if (!old) {
 			ca->window_clamp = tp->window_clamp;
-		ca->rcv_cap = cap;
-		if (tp->window_clamp > cap) {
-			/* as TCP_WINDOW_CLAMP does when shrinking */
-			WRITE_ONCE(tp->window_clamp, cap);
-			__tcp_adjust_rcv_ssthresh(sk, cap);
+			atomic_inc(&airtime_rcv_capped);
 		}
-		/* keep receive buffer autotuning from raising the clamp */
-		tp->rcvq_space.space = max_t(u32, tp->rcvq_space.space, cap);
-	} else if (ca->rcv_cap) {
-		int space = tcp_win_from_space(sk, READ_ONCE(sk->sk_rcvbuf));
-		u32 clamp = max_t(u32, tp->window_clamp,
-				  min_t(u32, ca->window_clamp, space));
+		WRITE_ONCE(ca->rcv_cap, cap);
+		/*
+		 * Lower a larger clamp; raise only our own clamp (one the
+		 * user or autotuning set since stays), and not beyond what
+		 * the receive buffer or the clamp before ours allowed.
+		 */
+		if (tp->window_clamp > cap) {
+			airtime_set_window_clamp(sk, cap);
+		} else if (old && tp->window_clamp == old && cap > old) {
+			u32 room = max_t(u32, ca->window_clamp,
+					 tcp_full_space(sk));
 
-		ca->rcv_cap = 0;
-		WRITE_ONCE(tp->window_clamp, clamp);
-		tp->rcv_ssthresh = max(min(tp->rcv_wnd, clamp),
-				       tp->rcv_ssthresh);
+			airtime_set_window_clamp(sk, min(cap, room));
+		}
+		airtime_rcv_hold(sk);
+	} else {
+		airtime_rcv_lift(sk);
 	}
 }
 
-static void airtime_rcv_put(void)
+static struct sock *airtime_ca_sk(struct airtime_ca *ca)
 {
-	if (atomic_dec_and_test(&airtime_rcv_live))
-		wake_up_var(&airtime_rcv_live);
+	struct inet_connection_sock *icsk =
+		container_of((void *)ca, struct inet_connection_sock,
+			     icsk_ca_priv);
+
+	return &icsk->icsk_inet.sk;
 }
 
-/* A pending timer holds a socket reference */
-static void airtime_rcv_arm(struct sock *sk, struct airtime_rcv *rcv,
-			    unsigned long delay)
+static u32 airtime_rcv_segs(const struct sock *sk)
 {
-	sock_hold(sk);
-	if (mod_timer(&rcv->timer, jiffies + delay))
-		__sock_put(sk);		/* was pending: it has one */
+	const struct tcp_sock *tp = tcp_sk(sk);
+
+	return READ_ONCE(tp->data_segs_in) + READ_ONCE(tp->data_segs_out);
 }
 
-static void airtime_rcv_timer(struct timer_list *t)
+/* One socket of the pass, from process context */
+static void airtime_rcv_refresh(struct sock *sk)
 {
-	struct airtime_rcv *rcv = from_timer(rcv, t, timer);
-	struct sock *sk = rcv->sk;
-	unsigned long delay = msecs_to_jiffies(AIRTIME_RCV_IDLE_MS);
+	struct airtime_ca *ca = inet_csk_ca(sk);
 
-	bh_lock_sock(sk);
-	if (READ_ONCE(rcv->dead)) {
-		bh_unlock_sock(sk);
-		kfree(rcv);
-		sock_put(sk);
-		airtime_rcv_put();
-		return;
-	}
-	if (sock_owned_by_user(sk)) {
-		delay = 1;
-	} else if (sk->sk_state == TCP_ESTABLISHED ||
-		   sk->sk_state == TCP_FIN_WAIT1 ||
-		   sk->sk_state == TCP_FIN_WAIT2) {
+	lock_sock(sk);
+	if (inet_csk(sk)->icsk_ca_ops == &tcp_airtime && ca->inited &&
+	    (1 << sk->sk_state) & (TCPF_ESTABLISHED | TCPF_FIN_WAIT1 |
+				   TCPF_FIN_WAIT2 | TCPF_CLOSE_WAIT)) {
+		WRITE_ONCE(ca->rcv_segs, airtime_rcv_segs(sk));
 		airtime_rcv_apply(sk);
 		airtime_apply_cap(sk);	/* a sender idle since the change */
-		if (READ_ONCE(airtime_fb_bound))
-			delay = msecs_to_jiffies(AIRTIME_RCV_PERIOD_MS);
 	}
-	airtime_rcv_arm(sk, rcv, delay);
-	bh_unlock_sock(sk);
-	sock_put(sk);	/* the reference of this expiry */
+	release_sock(sk);
 }
 
-static void airtime_rcv_start(struct sock *sk)
+/*
+ * The receivers' pass: one work item for the module, queued when a view or
+ * a rate change arrives (once per slot and interface) and, while any clamp
+ * is set, at least every max(AIRTIME_RCV_IDLE_MS, two configured slots) to
+ * notice that the views went stale.  It takes the sockets that moved data
+ * since their last pass (reading two counters of each other socket, under
+ * airtime_socks_lock, is all an idle socket costs) and, when no view
+ * arrived since the last pass or the views went away, also every socket
+ * with a clamp, to lift it.  Each is locked with lock_sock() in process
+ * context, so a socket its user holds is simply waited for.
+ */
+static void airtime_rcv_workfn(struct work_struct *work)
 {
-	struct airtime_ca *ca = inet_csk_ca(sk);
-	struct airtime_rcv *rcv;
+	static struct sock *batch[AIRTIME_RCV_BATCH];	/* the work's own */
+	static u32 pass;
+	bool full = atomic_xchg(&airtime_rcv_full, 0) ||
+		    !atomic_xchg(&airtime_rcv_viewed, 0);
+	struct airtime_ca *ca;
+	unsigned long delay;
+	int i, cnt;
+	u64 stale;
 
-	if (!READ_ONCE(rcv_clamp))
-		return;
-	rcv = kzalloc(sizeof(*rcv), GFP_ATOMIC);
-	if (!rcv)
-		return;
-	rcv->sk = sk;
-	timer_setup(&rcv->timer, airtime_rcv_timer, 0);
-	atomic_inc(&airtime_rcv_live);
-	ca->rcv = rcv;
-	airtime_rcv_arm(sk, rcv, msecs_to_jiffies(AIRTIME_RCV_PERIOD_MS));
-}
+	if (!++pass)
+		pass = 1;	/* 0 is a new socket's */
+	do {
+		cnt = 0;
+		spin_lock_bh(&airtime_socks_lock);
+		list_for_each_entry(ca, &airtime_socks, node) {
+			struct sock *sk = airtime_ca_sk(ca);
 
-static void airtime_rcv_stop(struct sock *sk)
-{
-	struct airtime_ca *ca = inet_csk_ca(sk);
-	struct airtime_rcv *rcv = ca->rcv;
+			if (ca->rcv_pass == pass)
+				continue;
+			ca->rcv_pass = pass;
+			if ((!full || !READ_ONCE(ca->rcv_cap)) &&
+			    airtime_rcv_segs(sk) == READ_ONCE(ca->rcv_segs))
+				continue;
+			/* the socket is freed only after ->release */
+			if (!refcount_inc_not_zero(&sk->sk_refcnt))
+				continue;
+			batch[cnt++] = sk;
+			if (cnt == AIRTIME_RCV_BATCH)
+				break;
+		}
+		spin_unlock_bh(&airtime_socks_lock);
+		for (i = 0; i < cnt; i++) {
+			airtime_rcv_refresh(batch[i]);
+			sock_put(batch[i]);
+			cond_resched();
+		}
+	} while (cnt == AIRTIME_RCV_BATCH);
 
-	if (!rcv)
+	if (!atomic_read(&airtime_rcv_capped))
 		return;
-	ca->rcv = NULL;
-	if (timer_delete(&rcv->timer)) {
-		/* it was pending: its socket reference is ours to drop;
-		 * the caller holds another one
-		 */
-		__sock_put(sk);
-		kfree(rcv);
-		airtime_rcv_put();
-		return;
-	}
-	/*
-	 * Its handler is running: either waiting for the socket lock we
-	 * hold, or (we own the socket from process context) about to re-arm
-	 * it.  The next look at @dead under the lock frees it.
-	 */
-	WRITE_ONCE(rcv->dead, true);
+	stale = airtime_stale_ns(0, READ_ONCE(n), READ_ONCE(beacon_tu));
+	delay = max(msecs_to_jiffies(AIRTIME_RCV_IDLE_MS),
+		    nsecs_to_jiffies(stale));
+	/* a view that arrived meanwhile has queued it already */
+	queue_delayed_work(system_wq, &airtime_rcv_work, delay);
 }
 
 /* ---- tcp_congestion_ops --------------------------------------------- */
@@ -1011,19 +1106,19 @@ static void airtime_init(struct sock *sk)
 	spin_lock_bh(&airtime_socks_lock);
 	list_add_tail(&ca->node, &airtime_socks);
 	spin_unlock_bh(&airtime_socks_lock);
+	ca->rcv_segs = airtime_rcv_segs(sk);
 	if (!READ_ONCE(airtime_fb_bound))
 		return;
-	airtime_rcv_start(sk);
 	/*
-	 * Clamp at once (init runs under the socket lock) rather than at the
-	 * first tick.  This narrows, but does not close, the start-up gap:
-	 * the window offered in the SYN is already out, and when a first
-	 * round trip delivers more than rcvq_space, receive autotuning raises
-	 * window_clamp again until the timer's next tick, which a fast sender
-	 * can delay.  A passive socket may have no RTT yet: then the timer
-	 * clamps first.
+	 * Clamp before the first window that follows the handshake: ->init
+	 * runs under the socket lock once the handshake completes, in
+	 * tcp_init_transfer(), with the handshake's RTT sample and the
+	 * receive MSS known; an active socket is ESTABLISHED, a passive one
+	 * still SYN_RECV (tcp_rcv_state_process() sets ESTABLISHED after).
+	 * The next ACK it processes puts back what tcp_init_buffer_space()
+	 * resets (airtime_rcv_hold()).
 	 */
-	if (ca->rcv && sk->sk_state == TCP_ESTABLISHED)
+	if ((1 << sk->sk_state) & (TCPF_ESTABLISHED | TCPF_SYN_RECV))
 		airtime_rcv_apply(sk);
 }
 
@@ -1037,13 +1132,7 @@ static void airtime_release(struct sock *sk)
 	spin_lock_bh(&airtime_socks_lock);
 	list_del(&ca->node);
 	spin_unlock_bh(&airtime_socks_lock);
-	airtime_rcv_stop(sk);
-	if (ca->rcv_cap) {
-		airtime_no_cap(ca, AIRTIME_SRC_NONE);
-		ca->gen = atomic_read(&airtime_gen);
-		ca->last_upd = tcp_jiffies32;
-		airtime_rcv_apply(sk);	/* lifts the clamp */
-	}
+	airtime_rcv_lift(sk);
 	tp->snd_cwnd_clamp = ca->cwnd_clamp;
 	airtime_group_put(ca->grp);
 	ca->grp = NULL;
@@ -1063,6 +1152,36 @@ static u32 airtime_undo_cwnd(struct sock *sk)
 }
 
 /*
+ * Every ACK the socket processes, a pure receiver's included: the slow
+ * path (which the first data segment of a connection takes: no memory is
+ * charged to it yet) calls this even when nothing new is acknowledged.
+ * Keeps the receiver clamp that is set; recomputing is the pass's job.
+ */
+static void airtime_in_ack_event(struct sock *sk, u32 flags)
+{
+	struct airtime_ca *ca = inet_csk_ca(sk);
+
+	if (ca->inited)
+		airtime_rcv_hold(sk);
+}
+
+/*
+ * Transmission starts with nothing in flight: a request a receiver sends,
+ * or a sender idle since its cap changed.  Both caps are brought up to
+ * date before the data leaves.
+ */
+static void airtime_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
+{
+	struct airtime_ca *ca = inet_csk_ca(sk);
+
+	if (ev != CA_EVENT_TX_START || !ca->inited ||
+	    !READ_ONCE(airtime_fb_bound))
+		return;
+	airtime_rcv_apply(sk);
+	airtime_apply_cap(sk);
+}
+
+/*
  * Never more aggressive than NewReno (a cap only lowers cwnd or rwnd), so,
  * like reno, it is allowed to unprivileged users and as a netns default.
  *
@@ -1079,6 +1198,8 @@ static struct tcp_congestion_ops tcp_airtime __read_mostly = {
 	.ssthresh	= tcp_reno_ssthresh,
 	.cong_avoid	= airtime_cong_avoid,
 	.undo_cwnd	= airtime_undo_cwnd,
+	.in_ack_event	= airtime_in_ack_event,
+	.cwnd_event	= airtime_cwnd_event,
 	.owner		= THIS_MODULE,
 	.name		= "airtime",
 };
@@ -1416,8 +1537,8 @@ static void __exit airtime_unregister(void)
 	unregister_module_notifier(&airtime_module_nb);
 	cancel_work_sync(&airtime_bind_work);
 	airtime_fb_unbind();
-	/* receiver timers still finishing after their socket's release */
-	wait_var_event(&airtime_rcv_live, !atomic_read(&airtime_rcv_live));
+	/* no socket runs airtime now: the pass finds nothing to do */
+	cancel_delayed_work_sync(&airtime_rcv_work);
 	unregister_pernet_subsys(&airtime_net_ops);
 	synchronize_rcu();
 	rcu_barrier();
