@@ -1,0 +1,126 @@
+# SPDX-License-Identifier: GPL-2.0
+# Socket helper of tcp_airtime's VM tests and benchmark (run with python3,
+# not executable: the VM runner runs only NN-name.sh).
+#
+#   idle N             N loopback connections (2 N sockets), every socket
+#                      with TCP_CONGESTION "airtime"; prints "ready N" once
+#                      they are established and holds them until its
+#                      standard input closes
+#   recv ADDR PORT CC  listen on ADDR:PORT with TCP_CONGESTION CC, accept
+#                      one connection and print at once its window_clamp
+#                      (TCP_WINDOW_CLAMP) and its /proc/net/tcp_airtime
+#                      line ("first ..."); read until EOF, then print the
+#                      same ("end ...") and the bytes read
+#   send ADDR PORT BYTES  connect and send BYTES
+import os
+import select
+import socket
+import sys
+
+TCP_CONGESTION = getattr(socket, "TCP_CONGESTION", 13)
+TCP_WINDOW_CLAMP = getattr(socket, "TCP_WINDOW_CLAMP", 10)
+CC = os.environ.get("AQ_IDLE_CC", "airtime").encode()
+
+
+def airtime_line(port):
+    try:
+        with open("/proc/net/tcp_airtime") as f:
+            for line in f:
+                if line.split()[0].endswith(":%d" % port):
+                    return line.strip()
+    except OSError:
+        pass
+    return "-"
+
+
+def state(tag, s):
+    port = s.getsockname()[1]
+    wc = s.getsockopt(socket.IPPROTO_TCP, TCP_WINDOW_CLAMP)
+    rb = s.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF)
+    print("%s window_clamp %d rcvbuf %d air %s" % (tag, wc, rb,
+                                                   airtime_line(port)),
+          flush=True)
+
+
+def idle(n):
+    import resource
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = 2 * n + 64
+    if soft < want:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (max(want, soft),
+                                                    max(want, hard)))
+    lst = socket.socket()
+    lst.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    lst.setsockopt(socket.IPPROTO_TCP, TCP_CONGESTION, CC)
+    lst.bind(("127.0.0.1", 0))
+    lst.listen(4096)
+    addr = lst.getsockname()
+    keep = []
+    done = 0
+    while done < n:
+        batch = min(512, n - done)
+        cli = []
+        for _ in range(batch):
+            c = socket.socket()
+            c.setsockopt(socket.IPPROTO_TCP, TCP_CONGESTION, CC)
+            c.connect(addr)
+            cli.append(c)
+        for _ in range(batch):
+            a, _ = lst.accept()
+            keep.append(a)
+        keep.extend(cli)
+        done += batch
+    print("ready %d" % done, flush=True)
+    select.select([sys.stdin], [], [])
+    sys.stdin.read()
+    for s in keep:
+        s.close()
+
+
+def recv(addr, port, cc):
+    lst = socket.socket()
+    lst.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    lst.setsockopt(socket.IPPROTO_TCP, TCP_CONGESTION, cc.encode())
+    lst.bind((addr, port))
+    lst.listen(1)
+    print("listening", flush=True)
+    s, _ = lst.accept()
+    state("first", s)
+    total = 0
+    while True:
+        b = s.recv(65536)
+        if not b:
+            break
+        total += len(b)
+    state("end", s)
+    print("bytes %d" % total, flush=True)
+    s.close()
+
+
+def send(addr, port, nbytes):
+    s = socket.create_connection((addr, port))
+    buf = b"x" * 65536
+    left = nbytes
+    while left > 0:
+        left -= s.send(buf[:min(left, len(buf))])
+    s.shutdown(socket.SHUT_WR)
+    s.recv(1)
+    s.close()
+
+
+def main():
+    mode = sys.argv[1]
+    if mode == "idle":
+        idle(int(sys.argv[2]))
+    elif mode == "recv":
+        recv(sys.argv[2], int(sys.argv[3]), sys.argv[4])
+    elif mode == "send":
+        send(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+    else:
+        sys.exit("usage: airtime_socks.py idle N | recv ADDR PORT CC | "
+                 "send ADDR PORT BYTES")
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    main()
