@@ -254,40 +254,36 @@ static void run_model(const struct vcase *c, struct bianchi_out *out)
 	bianchi2_solve(&in2, out);
 }
 
+/* the PHYs of the rows: data frame and its rate */
+static const struct vphy {
+	char phy;
+	enum aq_std std;
+	unsigned int payload, overhead;	/* octets */
+	int rate_idx;
+	unsigned int kbps, freq;
+} vphys[] = {
+	/* Bianchi's Table II: 8184-bit payload, 272-bit MAC header+FCS */
+	{ 'B', AQ_STD_CUSTOM, 1023, 34, 0, 1000, 0 },
+	{ 'b', AQ_STD_B, 1500, 34, 3, 11000, 2412 },	/* 11 Mbit/s CCK, long preamble */
+	{ 'g', AQ_STD_G, 1500, 34, 11, 54000, 2412 },	/* 54 Mbit/s ERP-OFDM */
+	{ 'a', AQ_STD_A, 1500, 34, 7, 54000, 5180 },	/* 54 Mbit/s OFDM, 5 GHz */
+};
+
 static void set_std(struct vcase *c, char phy)
 {
-	switch (phy) {
-	case 'B':	/* Bianchi's Table II */
-		c->std = AQ_STD_CUSTOM;
-		c->payload = 1023;	/* 8184 bits */
-		c->overhead = 34;	/* 272-bit MAC header+FCS */
-		c->rate_idx = 0;
-		c->kbps = 1000;
-		break;
-	case 'b':	/* 11 Mbit/s CCK, long preamble */
-		c->std = AQ_STD_B;
-		c->payload = 1500;
-		c->overhead = 34;
-		c->rate_idx = 3;
-		c->kbps = 11000;
-		c->freq = 2412;
-		break;
-	case 'g':	/* 54 Mbit/s ERP-OFDM */
-		c->std = AQ_STD_G;
-		c->payload = 1500;
-		c->overhead = 34;
-		c->rate_idx = 11;
-		c->kbps = 54000;
-		c->freq = 2412;
-		break;
-	case 'a':	/* 54 Mbit/s OFDM, 5 GHz */
-		c->std = AQ_STD_A;
-		c->payload = 1500;
-		c->overhead = 34;
-		c->rate_idx = 7;
-		c->kbps = 54000;
-		c->freq = 5180;
-		break;
+	for (size_t i = 0; i < sizeof(vphys) / sizeof(vphys[0]); i++) {
+		const struct vphy *v = &vphys[i];
+
+		if (v->phy != phy)
+			continue;
+		c->std = v->std;
+		c->payload = v->payload;
+		c->overhead = v->overhead;
+		c->rate_idx = v->rate_idx;
+		c->kbps = v->kbps;
+		if (v->freq)
+			c->freq = v->freq;
+		return;
 	}
 }
 
