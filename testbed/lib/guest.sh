@@ -37,6 +37,19 @@ tap_fail() {
 }
 tap_skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - $1 # SKIP $2"; }
 tap_diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
+# tap_relay FILE: lines "ok - D", "not ok - D" and "# text" that a helper
+# (a Python check) wrote, as this script's numbered TAP; an empty FILE fails
+tap_relay() {
+	local l
+	while IFS= read -r l; do
+		case "$l" in
+		ok*) tap_ok "${l#ok - }" ;;
+		not*) tap_fail "${l#not ok - }" ;;
+		\#*) tap_diag "${l#\# }" ;;
+		esac
+	done <"$1"
+	[ -s "$1" ] || tap_fail "the record checks ran" "python3 printed nothing"
+}
 # ok CMD... -- DESC : passes if CMD succeeds
 ok() {
 	local args=() desc
