@@ -15,7 +15,7 @@ KDIR = $(shell test -f $(AQ_BUILD)/kernel/env || $(AQ_TOP)/scripts/prepare-kerne
 	. $(AQ_BUILD)/kernel/env && echo $$KDIR)
 endif
 
-.PHONY: all modules tc patched check bisect testbed bench install install-patched \
+.PHONY: all modules tc patched check check-ports bisect testbed bench install install-patched \
 	prepare clean distclean help
 
 all: modules tc
@@ -38,6 +38,11 @@ patched:
 
 check:
 	scripts/check
+
+# Do the series apply (git apply --check, no fuzz) to Debian's 6.12 point
+# releases? ARGS=--all: every one apt lists, not only the oldest and newest
+check-ports:
+	scripts/check-ports $(ARGS)
 
 # Every patch of the series builds on its own (not part of check: ~8 min)
 bisect:
@@ -82,6 +87,8 @@ help:
 	@echo '                     our patch series, into build/patched/modules'
 	@echo '  make check         every test (static, host, KUnit on UML, patched build, VM);'
 	@echo '                     ends with "N passed, N failed"'
+	@echo '  make check-ports   do the series apply to the oldest and newest Debian 6.12'
+	@echo '                     point releases (ARGS=--all: every one); a table of bases'
 	@echo '  make bisect        every patch of the series builds on its own (~8 min)'
 	@echo '  make testbed       the results suite: every scenario in its quick form in the'
 	@echo '                     VM, a summary table per paper, results/index.html with plots'
