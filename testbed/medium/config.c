@@ -276,7 +276,7 @@ static int parse_radio(struct ctx *c, struct aq_medium *m, json_object *o, int k
 		"name", "addr", "hwsim_index", "pos", "tx_power_dbm", "noise_dbm",
 		"cca_dbm", "edca", NULL,
 	};
-	static const char * const acn[] = { "BK", "BE", "VI", "VO" };
+	static const char * const acn[] = { "BK", "BE", "VI", "VO", NULL };
 	char path[64], name[32];
 	const char *s = NULL, *a = NULL;
 	uint8_t addr[6] = { 0 }, vif[6];
@@ -427,7 +427,7 @@ static int parse_rates(struct ctx *c, json_object *v, const char *path,
 	static const char * const keys[] = {
 		"idx", "count", "mcs", "ht40", "sgi", "rts", "short_preamble", NULL,
 	};
-	int n;
+	int n, tries = 0;
 
 	n = json_object_is_type(v, json_type_array) ? (int)json_object_array_length(v) : -1;
 	if (n < 1 || n > AQ_MAX_RATES)
@@ -457,7 +457,11 @@ static int parse_rates(struct ctx *c, json_object *v, const char *path,
 				 (sgi ? HWSIM_TX_RC_SHORT_GI : 0) |
 				 (rts ? HWSIM_TX_RC_USE_RTS_CTS : 0) |
 				 (sp ? HWSIM_TX_RC_USE_SHORT_PREAMBLE : 0);
+		tries += rates[i].count;
 	}
+	/* A frame nobody may send would complete at once, for ever. */
+	if (!tries)
+		return fail(c, "%s: no tries (every count is 0)", path);
 	return 0;
 }
 

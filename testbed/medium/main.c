@@ -92,6 +92,7 @@ int main(int argc, char **argv)
 	}
 	if (aq_config_load(cfg, NULL, m, &sim, &o, err, sizeof(err))) {
 		fprintf(stderr, "aqmedium: %s\n", err);
+		aq_sim_free(&sim);	/* the flows parsed before the error */
 		aq_fini(m);
 		free(m);
 		return 1;
