@@ -759,10 +759,42 @@ static void test_config(void)
 		ok(fabs(m->link[0][2].rx_dbm - (20 - 40.05 - 35 * log10(30.0))) < 1e-9,
 		   "log-distance path loss: -72.75 dBm at 30 m, exponent 3.5");
 		EQ(sim.n_flows, 1, "one traffic flow");
+		/* every radio has a position: per-pair delays, 30 m / c =
+		 * 100.07 ns, rounded up to 101 ns */
+		ok(m->phy.prop_pos, "every radio placed: propagation from positions");
+		EQ(aq_prop_delay(m, 0, 2), 101, "30 m: 101 ns");
+		EQ(aq_prop_delay(m, 1, 2), 142, "30 sqrt(2) m = 42.43 m: 142 ns");
 	}
 	aq_fini(m);
 	aq_sim_free(&sim);
+	memset(m, 0, sizeof(*m));
+	/* a radio without a position, or a fixed delay given: one delay */
+	r = aq_config_load(NULL, "{\"radios\": [{\"name\": \"a\", \"pos\": [0, 0]},"
+			   " {\"name\": \"b\"}]}", m, &sim, &o, err, sizeof(err));
+	ok(r == 0 && !m->phy.prop_pos && aq_prop_delay(m, 0, 1) == 1000,
+	   "a radio without pos: the fixed 1 us for every pair");
+	aq_fini(m);
+	aq_sim_free(&sim);
+	memset(m, 0, sizeof(*m));
+	r = aq_config_load(NULL, "{\"phy\": {\"prop_delay_us\": 2},"
+			   " \"radios\": [{\"name\": \"a\", \"pos\": [0, 0]},"
+			   " {\"name\": \"b\", \"pos\": [3000, 0]}]}", m, &sim, &o, err, sizeof(err));
+	ok(r == 0 && !m->phy.prop_pos && aq_prop_delay(m, 0, 1) == 2000,
+	   "prop_delay_us given: fixed 2 us although placed 3 km apart");
+	aq_fini(m);
+	aq_sim_free(&sim);
+	memset(m, 0, sizeof(*m));
+	r = aq_config_load(NULL, "{\"phy\": {\"propagation\": \"positions\"},"
+			   " \"radios\": [{\"name\": \"a\"}, {\"name\": \"b\", \"pos\": [3000, 0]}]}",
+			   m, &sim, &o, err, sizeof(err));
+	ok(r == 0 && m->phy.prop_pos && aq_prop_delay(m, 0, 1) == 10007,
+	   "propagation positions: 3 km = 10006.9 ns -> 10007 ns (a at the origin)");
+	aq_fini(m);
+	aq_sim_free(&sim);
 	free(m);
+	cfg_err("{\"phy\": {\"propagation\": \"positions\", \"prop_delay_us\": 1}}",
+		"phy.prop_delay_us", "positions");
+	cfg_err("{\"phy\": {\"propagation\": \"ray\"}}", "phy.propagation", "ray");
 
 	cfg_err("{\"phy\": {\"slot_us\": -3}}", "phy.slot_us", "-3");
 	cfg_err("{\"phy\": {\"standard\": \"ac\"}}", "phy.standard", "ac");
@@ -990,6 +1022,109 @@ static void test_capture_order(void)
 	}
 }
 
+
+/*
+ * Propagation from positions (802.11-2020 10.3.7: aAirPropagationTime is
+ * part of the slot; the medium gives each pair distance / c, rounded up
+ * to the nanosecond).  802.11g DCF, log-distance with exponent 2, sink k
+ * at the origin, "near" at 30 m (-49.6 dBm at k, 101 ns), "far" at 300 m
+ * (-69.6 dBm, 1001 ns), both with backoff 4: both start at DIFS + 4 slots
+ * = 64 us, in the same slot (near's signal reaches far 901 ns later).
+ * k hears near first at 64.101 us and locks on it (alone: SINR 40 dB);
+ * far's arrives at 65.001 us 20 dB weaker, near's header holds (SINR 20
+ * dB >= 4 dB), so k keeps near's frame.  Without payload capture the
+ * overlap loses it: a header received and a frame lost, so EIFS, set when
+ * near's signal ends at k, 318.101 us (64 + 254 us + 101 ns).  With
+ * capture (and near at 30 dBm, 30 dB over far) the frame survives: no
+ * EIFS and the ACK goes SIFS after the end at k, 328.101 us.  A second transmitter 31 m away (104 ns, 0.28 dB
+ * weaker) instead breaks near's header 3 ns after it started at k: no
+ * frame, no EIFS.
+ */
+static struct aq_medium *prop_setup(bool capture, double far_x, int *k, int *near,
+				    int *far)
+{
+	struct aq_medium *m = mk(AQ_STD_G, false, 41);
+
+	m->phy.prop_pos = true;
+	m->phy.capture = capture;
+	m->chan.model = 0;
+	m->chan.exponent = 2;
+	*k = aq_radio_add(m, "sink", NULL);
+	*near = aq_radio_add(m, "near", NULL);
+	*far = aq_radio_add(m, "far", NULL);
+	m->radio[*near].pos[0] = 30;
+	m->radio[*far].pos[0] = far_x;
+	if (capture)	/* 30 dB over far: 54 Mbit/s decodes (26 dB for 10 % PER) */
+		m->radio[*near].tx_power_dbm = 30;
+	aq_links_update(m);
+	m->radio[*near].ac[AQ_AC_BE].backoff = 4;
+	m->radio[*far].ac[AQ_AC_BE].backoff = 4;
+	aq_enqueue(m, mkframe(*near, *k, 1534, 11, 7, 2412));
+	aq_enqueue(m, mkframe(*far, *k, 1534, 11, 7, 2412));
+	return m;
+}
+
+static void test_prop_positions(void)
+{
+	struct aq_medium *m;
+	struct aq_radio *rk;
+	struct tr t[8];
+	char *buf = NULL;
+	size_t sz = 0;
+	int k, near, far, n, i;
+
+	m = prop_setup(false, 300, &k, &near, &far);
+	rk = &m->radio[k];
+	EQ(aq_prop_delay(m, near, k), 101, "near: 30 m / c = 100.07 ns -> 101 ns");
+	EQ(aq_prop_delay(m, far, k), 1001, "far: 300 m / c = 1000.69 ns -> 1001 ns");
+	EQ(aq_prop_delay(m, near, far), 901, "near-far: 270 m -> 901 ns");
+	aq_run_until(m, 64100);
+	ok(!rk->rx_tx && rk->n_heard == 0, "64.100 us: nothing has reached the sink yet");
+	aq_run_until(m, 64101);
+	ok(rk->rx_tx && rk->rx_tx->src == near, "64.101 us: the sink locks on near's preamble");
+	aq_run_until(m, 65000);
+	EQ(rk->n_heard, 1, "65.000 us: far's signal not there yet");
+	aq_run_until(m, 65001);
+	EQ(rk->n_heard, 2, "65.001 us: far's signal arrives");
+	ok(rk->rx_tx && rk->rx_tx->src == near && rk->rx_hdr_lost == 0,
+	   "... 20 dB weaker: the lock stays on near's frame");
+	EQ(m->st.same_slot_collisions, 1, "near and far started in the same slot");
+	aq_run_until(m, 318100);
+	ok(!rk->eifs, "318.100 us: near's frame still arriving, no EIFS yet");
+	aq_run_until(m, 318101);
+	ok(rk->eifs, "318.101 us: header received, frame lost (no capture): EIFS");
+	EQ(m->radio[near].ac[AQ_AC_BE].st.successes + m->radio[far].ac[AQ_AC_BE].st.successes,
+	   0, "no ACK to either");
+	aq_run_until(m, 320000);
+	EQ(rk->sense_idle_since, 319001, "the sink's medium idle when far's signal ends, 319.001 us");
+	done(m);
+
+	m = prop_setup(true, 300, &k, &near, &far);
+	m->trace = open_memstream(&buf, &sz);
+	aq_run_until(m, 400000);
+	n = trace_end(m, &buf, t, 8);
+	for (i = 0; i < n && strcmp(t[i].kind, "ACK"); i++)
+		;
+	ok(i < n && t[i].src == k && t[i].dst == near,
+	   "with capture: the sink acknowledges near's frame");
+	if (i < n)
+		EQ(t[i].t, 328101, "ACK SIFS after near's signal ended at the sink: 318.101 + 10 us");
+	ok(!m->radio[k].eifs, "with capture: the frame was received, no EIFS");
+	free(buf);
+	done(m);
+
+	m = prop_setup(false, 31, &k, &near, &far);
+	rk = &m->radio[k];
+	EQ(aq_prop_delay(m, far, k), 104, "31 m: 103.4 ns -> 104 ns");
+	aq_run_until(m, 64103);
+	ok(rk->rx_tx && rk->rx_tx->src == near, "64.103 us: locked on the first preamble");
+	aq_run_until(m, 64104);
+	ok(!rk->rx_tx && rk->rx_hdr_lost == 1,
+	   "64.104 us: a 0.28 dB weaker second one breaks the header (SINR < 4 dB)");
+	aq_run_until(m, 330000);
+	ok(!rk->eifs, "no header received: no EIFS after both frames");
+	done(m);
+}
 
 /* ---------------------------------------------------------------- TXOP */
 
@@ -1310,6 +1445,7 @@ int main(void)
 	test_ctrl_rates();
 	test_eifs_rules();
 	test_capture_order();
+	test_prop_positions();
 	test_txop();
 	test_ht_ref_rate();
 	test_ht_exchanges();
