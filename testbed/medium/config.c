@@ -154,7 +154,7 @@ static int parse_phy(struct ctx *c, json_object *o, struct aq_phy *phy)
 		"standard", "slot_us", "sifs_us", "prop_delay_us", "ack_timeout_us",
 		"cwmin", "cwmax", "eifs", "resume_decrement", "capture", "ampdu",
 		"edca", "txop", "rts_threshold", "per_slope", "rate_mbps", "plcp_us",
-		"basic_rates", "pd_snr_db", "propagation", NULL,
+		"basic_rates", "pd_snr_db", "propagation", "short_preamble", NULL,
 	};
 	json_object *br;
 	bool timeout_set = false;
@@ -217,6 +217,7 @@ static int parse_phy(struct ctx *c, json_object *o, struct aq_phy *phy)
 	BOOL(o, "phy", "ampdu", phy->ampdu);
 	BOOL(o, "phy", "edca", phy->edca);
 	BOOL(o, "phy", "txop", phy->txop);
+	BOOL(o, "phy", "short_preamble", phy->short_preamble);
 	NUM(o, "phy", "rts_threshold", 0, 65535, phy->rts_threshold);
 	NUM(o, "phy", "per_slope", 0.01, 100, phy->per_slope);
 	d = -1;

@@ -66,6 +66,10 @@ struct aq_phy {
 	bool ampdu;
 	bool edca;
 	bool txop;		/* EDCA TXOP limits (VI, VO) as Table 9-155 */
+	/* the BSS uses short DSSS/CCK preambles: an RTS at a CCK rate before
+	 * an OFDM/HT frame uses one (before a DSSS frame it follows that
+	 * frame's preamble) */
+	bool short_preamble;
 	unsigned int rts_threshold;	/* MPDU octets incl. FCS; above -> RTS */
 	double per_slope;		/* logistic slope, 1/dB */
 	/* BSSBasicRateSet, kbit/s ascending (hostapd's default per mode) */

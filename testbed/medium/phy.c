@@ -371,7 +371,10 @@ void aq_ctrl_rate(const struct aq_phy *phy, const struct aq_rate *data,
  * else the slowest basic rate; it sets none for an HT (MCS) data rate,
  * and hwsim passes no RTS rate to the medium either way, so the medium
  * applies the same rule, to an HT rate at its non-HT reference rate.  A
- * DSSS RTS uses the long preamble.
+ * DSSS RTS uses the preamble of the exchange: the data frame's when that
+ * is DSSS (hwsim's short-preamble flag, which mac80211 sets from the BSS's
+ * use_short_preamble), else the BSS's (phy.short_preamble); 1 Mbit/s has
+ * only the long one.  Its CTS keeps the RTS's (aq_ctrl_rate()).
  */
 void aq_rts_rate(const struct aq_phy *phy, const struct aq_rate *data,
 		 struct aq_rate *rts)
@@ -387,7 +390,8 @@ void aq_rts_rate(const struct aq_phy *phy, const struct aq_rate *data,
 			best = phy->basic_kbps[i];
 	if (!best)
 		best = phy->basic_kbps[0];
-	aq_rate_legacy(phy, best, false, rts);
+	aq_rate_legacy(phy, best, data->mod == AQ_MOD_DSSS ? data->short_preamble :
+		       phy->short_preamble, rts);
 }
 
 /*

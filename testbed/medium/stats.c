@@ -75,7 +75,7 @@ void aq_stats_json(struct aq_medium *m, FILE *o)
 	fprintf(o, " \"settings\": {\"slot_us\": %.3f, \"sifs_us\": %.3f, "
 		"\"ack_timeout_us\": %.3f, \"eifs_us\": %.3f, \"eifs\": %s, "
 		"\"edca\": %s, \"txop\": %s, \"capture\": %s, \"pd_snr_db\": %g, "
-		"\"rts_threshold\": %u, \"propagation\": \"%s\", "
+		"\"rts_threshold\": %u, \"short_preamble\": %s, \"propagation\": \"%s\", "
 		"\"prop_delay_us\": %s, \"prop_delay_max_us\": %.3f, "
 		"\"basic_rates_mbps\": [",
 		us(m->phy.slot), us(m->phy.sifs), us(m->phy.ack_timeout),
@@ -83,6 +83,7 @@ void aq_stats_json(struct aq_medium *m, FILE *o)
 		m->phy.edca ? "true" : "false", m->phy.txop ? "true" : "false",
 		m->phy.capture ? "true" : "false",
 		m->phy.pd_snr_db, m->phy.rts_threshold,
+		m->phy.short_preamble ? "true" : "false",
 		m->phy.prop_pos ? "positions" : "fixed",
 		m->phy.prop_pos ? "null" : fixed, us(prop_max(m)));
 	for (unsigned int i = 0; i < m->phy.n_basic; i++)

@@ -865,9 +865,10 @@ static void test_slot_config(void)
 /* ------------------------------------------- control rates and timeouts */
 
 /* one protected exchange src -> sink; the trace's transmissions */
-static int one_exchange(struct aq_medium *m, int idx, unsigned int len, struct tr *t,
-			int max)
+static int one_exchange_f(struct aq_medium *m, int idx, uint16_t flags, unsigned int len,
+			  struct tr *t, int max)
 {
+	struct aq_frame *f;
 	char *buf = NULL;
 	size_t sz = 0;
 	int k, a, n;
@@ -877,11 +878,19 @@ static int one_exchange(struct aq_medium *m, int idx, unsigned int len, struct t
 	k = aq_radio_add(m, "sink", NULL);
 	a = aq_radio_add(m, "a", NULL);
 	m->radio[a].ac[AQ_AC_BE].backoff = 0;
-	aq_enqueue(m, mkframe(a, k, len, idx, 7, 2412));
+	f = mkframe(a, k, len, idx, 7, 2412);
+	f->rates[0].flags = flags;
+	aq_enqueue(m, f);
 	aq_run_until(m, US(20000));
 	n = trace_end(m, &buf, t, max);
 	free(buf);
 	return n;
+}
+
+static int one_exchange(struct aq_medium *m, int idx, unsigned int len, struct tr *t,
+			int max)
+{
+	return one_exchange_f(m, idx, 0, len, t, max);
 }
 
 static void test_ctrl_rates(void)
@@ -942,6 +951,41 @@ static void test_ctrl_rates(void)
 	ok(n == 4 && t[0].kbps == 11000 && t[0].dur == US(207) && t[1].dur == US(203) &&
 	   t[3].kbps == 24000 && t[3].dur == US(34),
 	   "g: RTS 207 us and CTS 203 us at 11 Mbit/s CCK, ACK 34 us at 24 OFDM");
+	done(m);
+
+	/* short preamble (HR/DSSS short PPDU, PHY header 96 us): the RTS
+	 * takes the data frame's preamble, the CTS and ACK the eliciting
+	 * frame's.  802.11b, basic 1, 2; 1500 B at 11 Mbit/s short: RTS at 2
+	 * short 96 + 80 = 176 us, CTS 96 + 56 = 152, DATA 96 + 1091 = 1187,
+	 * ACK 152; CTS at RTS + 176 + 1 + 10, DATA at CTS + 152 + 1 + 10 */
+	m = mk(AQ_STD_B, false, 14);
+	n = one_exchange_f(m, 3, HWSIM_TX_RC_USE_SHORT_PREAMBLE, 1500, t, 8);
+	ok(n == 4, "b short preamble: RTS, CTS, DATA, ACK (%d transmissions)", n);
+	if (n == 4) {
+		EQ(t[0].dur, US(176), "b short: RTS at 2 Mbit/s lasts 96 + 80 = 176 us");
+		EQ(t[1].dur, US(152), "b short: CTS at 2 Mbit/s lasts 96 + 56 = 152 us");
+		EQ(t[2].dur, US(1187), "b short: DATA lasts 96 + 1091 = 1187 us");
+		EQ(t[3].dur, US(152), "b short: ACK lasts 152 us");
+		EQ(t[1].t, t[0].t + US(176 + 1 + 10), "b short: CTS a SIFS after the RTS arrived");
+		EQ(t[2].t, t[1].t + US(152 + 1 + 10), "b short: DATA a SIFS after the CTS arrived");
+	}
+	done(m);
+	/* basic {1}: 1 Mbit/s has only the long preamble: RTS 352 us, CTS
+	 * 304 us, whatever the data frame's */
+	m = mk(AQ_STD_B, false, 15);
+	aq_phy_set_basic(&m->phy, only1, 1);
+	n = one_exchange_f(m, 3, HWSIM_TX_RC_USE_SHORT_PREAMBLE, 1500, t, 8);
+	ok(n == 4 && t[0].dur == US(352) && t[1].dur == US(304) && t[3].dur == US(304),
+	   "b short, basic {1}: RTS 352, CTS 304, ACK 304 us (1 Mbit/s: long only)");
+	done(m);
+	/* 802.11g, a BSS with short preamble: the RTS before 54 Mbit/s OFDM
+	 * at 11 CCK short, 96 + 15 = 111 us; the CTS 96 + 11 = 107 us */
+	m = mk(AQ_STD_G, false, 16);
+	m->phy.short_preamble = true;
+	n = one_exchange(m, 11, 1534, t, 8);
+	ok(n == 4 && t[0].kbps == 11000 && t[0].dur == US(111) && t[1].dur == US(107) &&
+	   t[1].t == t[0].t + US(111 + 1 + 10) && t[2].t == t[1].t + US(107 + 1 + 10),
+	   "g, short-preamble BSS: RTS 111 us, CTS 107 us at 11 CCK, SIFS gaps");
 	done(m);
 }
 
