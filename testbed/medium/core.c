@@ -11,8 +11,8 @@
  * (no signal above CCA, no own transmission, NAV expired, not waiting for a
  * response).  Counting starts at
  *
- *	start = max(idle_ref + AIFS[ac] (+ EIFS - DIFS after an error),
- *		    access_floor)
+ *	start = idle_ref + AIFS[ac] (+ EIFS - DIFS after an error)
+ *		+ k * slot, the first such boundary >= access_floor
  *
  * (access_floor is the end of an ACK/CTS timeout), and if the medium stays
  * idle the AC transmits at start + b * slot.  Only that one instant is put
@@ -559,11 +559,21 @@ static int64_t aifs(struct aq_medium *m, struct aq_radio *r, int ac)
 	return t;
 }
 
+/*
+ * Where the countdown starts: the first slot boundary after the medium has
+ * been idle for AIFS (DIFS, EIFS) since the last busy period, and not
+ * before the backoff procedure was invoked (access_floor: the end of an
+ * ACK/CTS timeout, or of an exchange).  Slot boundaries are AIFS + k slots
+ * after the busy period ends (802.11-2020 10.23.2.5, 10.3.4.3), so a
+ * procedure invoked in mid-slot starts counting at the next boundary.
+ */
 static int64_t count_start(struct aq_medium *m, struct aq_radio *r, int ac)
 {
 	int64_t s = r->idle_ref + aifs(m, r, ac);
 
-	return s > r->access_floor ? s : r->access_floor;
+	if (r->access_floor > s)
+		s += (r->access_floor - s + m->phy.slot - 1) / m->phy.slot * m->phy.slot;
+	return s;
 }
 
 static void freeze(struct aq_medium *m, struct aq_radio *r)

@@ -239,14 +239,14 @@ static void run_model(const struct vcase *c, struct bianchi_out *out)
 	 * the others resume counting at the end of the frames as they hear
 	 * it (+ del) + DIFS/AIFS, + EIFS - DIFS if they decoded a header
 	 * (sync; 10.3.2.3.7, 10.23.2.4); the colliding stations at the
-	 * later of their ACK/CTS timeout after their own frame's end and
-	 * DIFS/AIFS after the other colliders' frames end (+ del), as
-	 * core.c's count_start.
+	 * first slot boundary of their grid (DIFS/AIFS + k slots after the
+	 * other colliders' frames end, + del) not before their ACK/CTS
+	 * timeout after their own frame's end, as core.c's count_start.
 	 */
-	ato = phy.ack_timeout / 1000.0;
+	ato = del + difs;
+	if (phy.ack_timeout / 1000.0 > ato)
+		ato += ceil((phy.ack_timeout / 1000.0 - ato) / in.sigma - 1e-9) * in.sigma;
 	bys = del + difs + (c->sync ? (aq_eifs(&phy) - aq_difs(&phy)) / 1000.0 : 0);
-	if (ato < del + difs)
-		ato = del + difs;
 	first = ato < bys ? ato : bys;
 	in.Tc = col + first;
 	in2.b = in;

@@ -292,11 +292,13 @@ static void test_same_slot(void)
  * After an ACK timeout the sender invokes its backoff procedure
  * (802.11-2020 10.3.2.9, 10.3.4.3); its counter runs only while the medium
  * has been idle for DIFS, counted from the end of the last busy period,
- * which for the sender is the end of its own frame.  Two DCF stations
- * collide in the same slot: frames 64-318 us, ACKTimeout 44 us -> 362 us,
- * by then idle for 44 > DIFS 28 us, so the countdown starts at 362 and
- * the first retry goes at 362 + 9 k, k the smaller new backoff (CW 31),
- * not 362 + 28 + 9 k.
+ * and decrements at slot boundaries, DIFS + k slots after that end
+ * (10.23.2.5).  Two DCF stations collide in the same slot: frames 64-318
+ * us; each hears the other's end at 319 us (1 us delay), so its slot
+ * boundaries are 319 + 28 = 347, 356, 365 us.  ACKTimeout 44 us -> 362
+ * us, in mid-slot: the countdown starts at the next boundary, 365, and the
+ * first retry goes at 365 + 9 k, k the smaller new backoff (CW 31), not
+ * at 362 + 9 k (the timeout instant) nor 362 + 28 + 9 k.
  */
 static void test_retry_after_timeout(void)
 {
@@ -325,8 +327,8 @@ static void test_retry_after_timeout(void)
 		;
 	ok(i < n, "a retry on the trace");
 	if (i < n) {
-		EQ(t[i].t, US(362) + kmin * US(9),
-		   "first retry at the timeout (362 us) + 9 us x the smaller new backoff");
+		EQ(t[i].t, US(365) + kmin * US(9),
+		   "first retry at the slot boundary after the timeout (365 us) + 9 us x the smaller new backoff");
 		ok(t[i].src == (ba <= bb ? a : b), "by the station with the smaller backoff (a %d, b %d)",
 		   ba, bb);
 	}
