@@ -349,7 +349,7 @@ int main(int argc, char **argv)
 	printf("#   g: 802.11g ERP-OFDM 54 Mbit/s, ACK/CTS at 24 Mbit/s, slot 9 us, SIFS 10, W=16, m=6, 1500-octet payload\n");
 	printf("# layer 2, the defaults (EIFS rule, ACK/CTS timeout, hostapd's basic rates) against bianchi2_solve():\n");
 	printf("#   b: 11 Mbit/s CCK, ACK/RTS/CTS at 2, timeout 222 us; g: 54 ERP-OFDM, ACK 24, RTS/CTS 11 CCK,\n");
-	printf("#   timeout 44 us; a: 54 OFDM, ACK/RTS/CTS 24, timeout 50 us; 1500-octet payload; dcf: DIFS,\n");
+	printf("#   timeout 39 us; a: 54 OFDM, ACK/RTS/CTS 24, timeout 45 us; 1500-octet payload; dcf: DIFS,\n");
 	printf("#   edca: AIFS[BE] (AIFSN 3, CWmax 1023); dcf+eifs: bystanders decode colliding headers (EIFS)\n");
 	printf("%-2s %-4s %-3s %-6s %-9s %-8s %-8s %-7s %-8s %-8s %-7s %s\n", "L", "phy",
 	       "n", "mode", "access", "S_model", "S_emu", "dS%", "p_model", "p_emu",

@@ -273,10 +273,10 @@ static void test_same_slot(void)
 	aq_enqueue(m, mkframe(a, k, 1534, 11, 7, 2412));
 	aq_enqueue(m, mkframe(b, k, 1534, 11, 7, 2412));
 	/* both start at 28 + 36 = 64 us and end at 318 us; ACKTimeout
-	 * 10 + 9 + 25 = 44 us -> 362 us, after which they may retry */
-	aq_run_until(m, US(361));
+	 * 10 + 9 + 20 = 39 us -> 357 us, after which they may retry */
+	aq_run_until(m, US(356));
 	EQ(m->st.same_slot_collisions, 1, "same-slot start counted once");
-	aq_run_until(m, US(362));
+	aq_run_until(m, US(357));
 	EQ(m->radio[a].ac[AQ_AC_BE].st.collisions, 1, "A's attempt collided");
 	EQ(m->radio[b].ac[AQ_AC_BE].st.collisions, 1, "B's attempt collided");
 	EQ(m->radio[a].ac[AQ_AC_BE].cw, 31, "A's CW doubled 15 -> 31");
@@ -295,10 +295,10 @@ static void test_same_slot(void)
  * and decrements at slot boundaries, DIFS + k slots after that end
  * (10.23.2.5).  Two DCF stations collide in the same slot: frames 64-318
  * us; each hears the other's end at 319 us (1 us delay), so its slot
- * boundaries are 319 + 28 = 347, 356, 365 us.  ACKTimeout 44 us -> 362
+ * boundaries are 319 + 28 = 347, 356, 365 us.  ACKTimeout 39 us -> 357
  * us, in mid-slot: the countdown starts at the next boundary, 365, and the
  * first retry goes at 365 + 9 k, k the smaller new backoff (CW 31), not
- * at 362 + 9 k (the timeout instant) nor 362 + 28 + 9 k.
+ * at 357 + 9 k (the timeout instant) nor 357 + 28 + 9 k.
  */
 static void test_retry_after_timeout(void)
 {
@@ -316,11 +316,11 @@ static void test_retry_after_timeout(void)
 	m->radio[b].ac[AQ_AC_BE].backoff = 4;
 	aq_enqueue(m, mkframe(a, k, 1534, 11, 7, 2412));
 	aq_enqueue(m, mkframe(b, k, 1534, 11, 7, 2412));
-	aq_run_until(m, US(362));
+	aq_run_until(m, US(357));
 	ba = m->radio[a].ac[AQ_AC_BE].backoff;
 	bb = m->radio[b].ac[AQ_AC_BE].backoff;
 	kmin = ba < bb ? ba : bb;
-	EQ(m->radio[a].ac[AQ_AC_BE].cw, 31, "timeout at 362 us: a's CW 31");
+	EQ(m->radio[a].ac[AQ_AC_BE].cw, 31, "timeout at 357 us: a's CW 31");
 	aq_run_until(m, US(2000));
 	n = trace_end(m, &buf, t, 16);
 	for (i = 0; i < n && (strcmp(t[i].kind, "DATA") || t[i].t <= US(318)); i++)
@@ -818,7 +818,7 @@ static void test_config(void)
  * The ERP slot is a BSS property (802.11-2020 Table 18-5: aSlotTime 20 us,
  * 9 us where every station of the BSS is short-slot capable).  "slot_us":
  * 20 gives the long slot; DIFS (10.3.2.3.5) = SIFS + 2 slots = 50 us,
- * ACKTimeout (10.3.2.9) = 10 + 20 + 25 = 55 us, EIFS (10.3.2.3.7) = SIFS
+ * ACKTimeout (10.3.2.9) = 10 + 20 + 20 = 50 us, EIFS (10.3.2.3.7) = SIFS
  * + ACK at 1 Mbit/s (304 us) + DIFS = 364 us.  On the trace: backoff 3,
  * so DATA at 50 + 3 * 20 = 110 us, 254 us long, ACK at 110 + 254 + 1 +
  * 10 = 375 us.  The default stays the short slot: DIFS 28 us.
@@ -842,7 +842,7 @@ static void test_slot_config(void)
 	if (r == 0) {
 		EQ(m->phy.slot, US(20), "long slot 20 us");
 		EQ(aq_difs(&m->phy), US(50), "long slot: DIFS 10 + 2 * 20 = 50 us");
-		EQ(m->phy.ack_timeout, US(55), "long slot: ACKTimeout 10 + 20 + 25 = 55 us");
+		EQ(m->phy.ack_timeout, US(50), "long slot: ACKTimeout 10 + 20 + 20 = 50 us");
 		EQ(aq_eifs(&m->phy), US(364), "long slot: EIFS 10 + 304 + 50 = 364 us");
 		m->ops.tx_status = rec_status;
 		n_recs = 0;
@@ -907,14 +907,18 @@ static void test_ctrl_rates(void)
 	aq_phy_defaults(&p, AQ_STD_B);
 	EQ(p.ack_timeout, US(222), "802.11b ACKTimeout 10 + 20 + 192 = 222 us");
 	aq_phy_defaults(&p, AQ_STD_G);
-	EQ(p.ack_timeout, US(44), "802.11g ACKTimeout 10 + 9 + 25 = 44 us");
+	EQ(p.ack_timeout, US(39), "802.11g ACKTimeout 10 + 9 + 20 = 39 us");
 	p.slot = US(20);
 	aq_phy_ack_timeout(&p);
-	EQ(p.ack_timeout, US(55), "802.11g long slot ACKTimeout 10 + 20 + 25 = 55 us");
+	EQ(p.ack_timeout, US(50), "802.11g long slot ACKTimeout 10 + 20 + 20 = 50 us");
 	aq_phy_defaults(&p, AQ_STD_A);
-	EQ(p.ack_timeout, US(50), "802.11a ACKTimeout 16 + 9 + 25 = 50 us");
+	EQ(p.ack_timeout, US(45), "802.11a ACKTimeout 16 + 9 + 20 = 45 us");
 	ok(aq_phy_set_basic(&p, (const unsigned int[]){ 1000 }, 1) < 0,
 	   "802.11a refuses a DSSS basic rate");
+	aq_phy_defaults(&p, AQ_STD_N5);
+	EQ(p.ack_timeout, US(45), "802.11n 5 GHz ACKTimeout 16 + 9 + 20 = 45 us (non-HT response)");
+	aq_phy_defaults(&p, AQ_STD_N24);
+	EQ(p.ack_timeout, US(39), "802.11n 2.4 GHz ACKTimeout 10 + 9 + 20 = 39 us");
 	aq_phy_defaults(&p, AQ_STD_B);
 	ok(aq_phy_set_basic(&p, (const unsigned int[]){ 6000 }, 1) < 0,
 	   "802.11b refuses an OFDM basic rate");
