@@ -770,7 +770,8 @@ static void lock(struct aq_medium *m, struct aq_radio *r, struct aq_tx *tx,
 }
 
 /* the signal of tx reaches radio i */
-static void sig_start_rx(struct aq_medium *m, struct aq_tx *tx, unsigned int i)
+static inline __attribute__((always_inline)) void
+sig_start_rx(struct aq_medium *m, struct aq_tx *tx, unsigned int i)
 {
 	struct aq_radio *r = &m->radio[i];
 	struct aq_link *l = &m->link[tx->src][i];
@@ -951,7 +952,8 @@ static bool rx_intended(struct aq_medium *m, struct aq_tx *tx, int ri,
  * receiver that was locked on it (its reception is decided by
  * sig_end_dst() then, after every other radio has been updated).
  */
-static bool sig_end_rx(struct aq_medium *m, struct aq_tx *tx, unsigned int i,
+static inline __attribute__((always_inline)) bool
+sig_end_rx(struct aq_medium *m, struct aq_tx *tx, unsigned int i,
 		       double *dst_snr)
 {
 	struct aq_radio *r = &m->radio[i];
