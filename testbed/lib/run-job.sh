@@ -109,10 +109,13 @@ if [ "$(P medium)" = true ]; then
 	# the seed and the scenario's medium rules: EDCA or DCF, the slot
 	# (short for an ERP BSS whose stations all support it, else long),
 	# the BSSBasicRateSet (empty: hostapd's default for the mode, which
-	# the medium's default matches), payload capture, EIFS
+	# the medium's default matches), payload capture, EIFS, propagation
+	# (per pair from the positions, or fixed), the BSS's preamble
 	jq --argjson s "$seed" --slurpfile p "$job" '. + {seed: $s} |
 		.phy += {edca: $p[0].params.edca, capture: $p[0].params.capture,
-			 eifs: $p[0].params.eifs} |
+			 eifs: $p[0].params.eifs,
+			 propagation: ($p[0].params.propagation // "positions"),
+			 short_preamble: ($p[0].params.short_preamble // false)} |
 		if ($p[0].params.basic_rates | length) > 0
 		then .phy.basic_rates = ($p[0].params.basic_rates | map(tonumber)) else . end |
 		if (.phy.standard == "g" or .phy.standard == "n24") and
@@ -135,6 +138,7 @@ if [ "$(P medium)" = true ]; then
 	medium_start "$out/medium.json" || exit 1
 fi
 hostapd_extra=()
+[ "$(P short_preamble)" = true ] && hostapd_extra+=("preamble=1")
 # hostapd's basic_rates are in units of 100 kbit/s
 [ -n "$(P basic_rates)" ] && hostapd_extra+=("basic_rates=$(jq -r '.params.basic_rates |
 	map(tonumber * 10 | round | tostring) | join(" ")' "$job")")

@@ -17,6 +17,9 @@
 struct ctx {
 	char *err;
 	size_t errlen;
+	int prop_mode;		/* phy.propagation: -1 unset, 0 fixed, 1 positions */
+	bool prop_fixed_set;	/* phy.prop_delay_us given */
+	unsigned int n_radios, n_pos;	/* radios in the config, with "pos" */
 };
 
 static int fail(struct ctx *c, const char *fmt, ...)
@@ -151,7 +154,7 @@ static int parse_phy(struct ctx *c, json_object *o, struct aq_phy *phy)
 		"standard", "slot_us", "sifs_us", "prop_delay_us", "ack_timeout_us",
 		"cwmin", "cwmax", "eifs", "resume_decrement", "capture", "ampdu",
 		"edca", "txop", "rts_threshold", "per_slope", "rate_mbps", "plcp_us",
-		"basic_rates", "pd_snr_db", NULL,
+		"basic_rates", "pd_snr_db", "propagation", "short_preamble", NULL,
 	};
 	json_object *br;
 	bool timeout_set = false;
@@ -182,8 +185,21 @@ static int parse_phy(struct ctx *c, json_object *o, struct aq_phy *phy)
 		phy->sifs = (int64_t)(d * 1000);
 	d = -1;
 	NUM(o, "phy", "prop_delay_us", 0.001, 100, d);
-	if (d > 0)
+	if (d > 0) {
 		phy->prop = (int64_t)(d * 1000);
+		c->prop_fixed_set = true;
+	}
+	s = NULL;
+	if (get_str(c, o, "phy", "propagation", &s) < 0)
+		return -1;
+	if (s && !strcmp(s, "fixed"))
+		c->prop_mode = 0;
+	else if (s && !strcmp(s, "positions"))
+		c->prop_mode = 1;
+	else if (s)
+		return fail(c, "phy.propagation: invalid value \"%s\" (expected fixed or positions)", s);
+	if (c->prop_mode == 1 && c->prop_fixed_set)
+		return fail(c, "phy.prop_delay_us: not used with propagation \"positions\"");
 	d = -1;
 	NUM(o, "phy", "ack_timeout_us", 1, 10000, d);
 	if (d > 0) {
@@ -201,6 +217,7 @@ static int parse_phy(struct ctx *c, json_object *o, struct aq_phy *phy)
 	BOOL(o, "phy", "ampdu", phy->ampdu);
 	BOOL(o, "phy", "edca", phy->edca);
 	BOOL(o, "phy", "txop", phy->txop);
+	BOOL(o, "phy", "short_preamble", phy->short_preamble);
 	NUM(o, "phy", "rts_threshold", 0, 65535, phy->rts_threshold);
 	NUM(o, "phy", "per_slope", 0.01, 100, phy->per_slope);
 	d = -1;
@@ -306,6 +323,7 @@ static int parse_radio(struct ctx *c, struct aq_medium *m, json_object *o, int k
 		m->radio[ri].hwsim_index = (int)idx;
 		aq_radio_add_maddr(m, ri, vif);
 	}
+	c->n_radios++;
 	if (json_object_object_get_ex(o, "pos", &v)) {
 		int n = json_object_is_type(v, json_type_array) ?
 			(int)json_object_array_length(v) : -1;
@@ -322,6 +340,7 @@ static int parse_radio(struct ctx *c, struct aq_medium *m, json_object *o, int k
 					    path, i, js(e));
 			m->radio[ri].pos[i] = json_object_get_double(e);
 		}
+		c->n_pos++;
 	}
 	NUM(o, path, "tx_power_dbm", -50, 50, m->radio[ri].tx_power_dbm);
 	NUM(o, path, "noise_dbm", -150, 0, m->radio[ri].noise_dbm);
@@ -554,6 +573,7 @@ static int load(struct ctx *c, json_object *root, struct aq_medium *m,
 		return -1;
 	NUM(root, "(top level)", "seed", 0, 1e15, seed);
 	aq_init(m, &phy, (uint64_t)seed);
+	m->phy.prop_pos = c->prop_mode == 1;
 	if (json_object_object_get_ex(root, "channel", &v) && parse_channel(c, v, &m->chan))
 		return -1;
 	NUM(root, "(top level)", "duration_s", 0, 1e7, o->duration_s);
@@ -587,6 +607,14 @@ static int load(struct ctx *c, json_object *root, struct aq_medium *m,
 		for (size_t i = 0; i < json_object_array_length(v); i++)
 			if (parse_radio(c, m, json_object_array_get_idx(v, i), (int)i))
 				return -1;
+		/*
+		 * Per-pair propagation delays from the positions when asked,
+		 * or by default when every radio has a position and no fixed
+		 * delay is given
+		 */
+		m->phy.prop_pos = c->prop_mode == 1 ||
+			(c->prop_mode < 0 && !c->prop_fixed_set &&
+			 c->n_radios && c->n_pos == c->n_radios);
 		aq_links_update(m);	/* positions and powers are known now */
 	}
 	if (json_object_object_get_ex(root, "links", &v)) {
@@ -609,7 +637,7 @@ static int load(struct ctx *c, json_object *root, struct aq_medium *m,
 int aq_config_load(const char *path, const char *text, struct aq_medium *m,
 		   struct aq_sim *sim, struct aq_opts *o, char *err, size_t errlen)
 {
-	struct ctx c = { err, errlen };
+	struct ctx c = { err, errlen, -1, false, 0, 0 };
 	enum json_tokener_error jerr = json_tokener_success;
 	json_object *root;
 	int ret;

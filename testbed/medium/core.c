@@ -11,8 +11,8 @@
  * (no signal above CCA, no own transmission, NAV expired, not waiting for a
  * response).  Counting starts at
  *
- *	start = max(idle_ref + AIFS[ac] (+ EIFS - DIFS after an error),
- *		    access_floor)
+ *	start = idle_ref + AIFS[ac] (+ EIFS - DIFS after an error)
+ *		+ k * slot, the first such boundary >= access_floor
  *
  * (access_floor is the end of an ACK/CTS timeout), and if the medium stays
  * idle the AC transmits at start + b * slot.  Only that one instant is put
@@ -306,13 +306,25 @@ static void link_compute(struct aq_medium *m, int a, int b)
 {
 	struct aq_link *l = &m->link[a][b];
 	struct aq_radio *ra = &m->radio[a], *rb = &m->radio[b];
-	double d, pl;
+	double d, pl, ns;
 
+	d = sqrt((ra->pos[0] - rb->pos[0]) * (ra->pos[0] - rb->pos[0]) +
+		 (ra->pos[1] - rb->pos[1]) * (ra->pos[1] - rb->pos[1]) +
+		 (ra->pos[2] - rb->pos[2]) * (ra->pos[2] - rb->pos[2]));
+	/*
+	 * Propagation: distance / c, rounded up to the clock's nanosecond
+	 * (rounding up keeps the triangle inequality, so a radio never hears
+	 * a third one's signal before the one that started it could), at
+	 * least 1 ns; or the one fixed delay.
+	 */
+	if (m->phy.prop_pos) {
+		ns = ceil(d / AQ_C_M_PER_NS - 1e-6);
+		l->prop = ns < 1 ? 1 : (int64_t)ns;
+	} else {
+		l->prop = m->phy.prop;
+	}
 	if (!l->set) {
 		if (m->chan.model == 0) {
-			d = sqrt((ra->pos[0] - rb->pos[0]) * (ra->pos[0] - rb->pos[0]) +
-				 (ra->pos[1] - rb->pos[1]) * (ra->pos[1] - rb->pos[1]) +
-				 (ra->pos[2] - rb->pos[2]) * (ra->pos[2] - rb->pos[2]));
 			if (d < m->chan.d0_m)
 				d = m->chan.d0_m;
 			pl = m->chan.pl0_db + 10.0 * m->chan.exponent *
@@ -332,6 +344,11 @@ void aq_links_update(struct aq_medium *m)
 		for (unsigned int b = 0; b < m->n_radios; b++)
 			if (a != b && m->radio[a].present && m->radio[b].present)
 				link_compute(m, a, b);
+}
+
+int64_t aq_prop_delay(struct aq_medium *m, int a, int b)
+{
+	return m->phy.prop_pos ? m->link[a][b].prop : m->phy.prop;
 }
 
 void aq_link_set_snr(struct aq_medium *m, int a, int b, double snr_db)
@@ -542,11 +559,21 @@ static int64_t aifs(struct aq_medium *m, struct aq_radio *r, int ac)
 	return t;
 }
 
+/*
+ * Where the countdown starts: the first slot boundary after the medium has
+ * been idle for AIFS (DIFS, EIFS) since the last busy period, and not
+ * before the backoff procedure was invoked (access_floor: the end of an
+ * ACK/CTS timeout, or of an exchange).  Slot boundaries are AIFS + k slots
+ * after the busy period ends (802.11-2020 10.23.2.5, 10.3.4.3), so a
+ * procedure invoked in mid-slot starts counting at the next boundary.
+ */
 static int64_t count_start(struct aq_medium *m, struct aq_radio *r, int ac)
 {
 	int64_t s = r->idle_ref + aifs(m, r, ac);
 
-	return s > r->access_floor ? s : r->access_floor;
+	if (r->access_floor > s)
+		s += (r->access_floor - s + m->phy.slot - 1) / m->phy.slot * m->phy.slot;
+	return s;
 }
 
 static void freeze(struct aq_medium *m, struct aq_radio *r)
@@ -662,7 +689,8 @@ static void tx_begin(struct aq_medium *m, struct aq_tx *tx)
 		/* within one propagation delay: both started before either
 		 * could sense the other */
 		if (m->last_tx_start >= 0 && m->last_tx_src != tx->src &&
-		    m->now - m->last_tx_start <= m->phy.prop)
+		    m->now - m->last_tx_start <=
+		    aq_prop_delay(m, m->last_tx_src, tx->src))
 			m->st.same_slot_collisions++;
 		m->last_tx_start = m->now;
 		m->last_tx_src = tx->src;
@@ -674,9 +702,27 @@ static void tx_begin(struct aq_medium *m, struct aq_tx *tx)
 	trace_tx(m, tx);
 	/* in-flight reference, dropped after SIG_END */
 	tx->refs++;
-	ev_push(m, tx->start + m->phy.prop, AQ_EV_SIG_START, tx->src, 0, tx);
 	ev_push(m, tx->end, AQ_EV_TX_END, tx->src, 0, tx);
-	ev_push(m, tx->end + m->phy.prop, AQ_EV_SIG_END, tx->src, 0, tx);
+	if (m->phy.prop_pos) {
+		/* each receiver at its own delay: one start and one end event
+		 * per radio (n per transmission, so only with positions) */
+		for (unsigned int i = 0; i < m->n_radios; i++) {
+			int64_t d = m->link[tx->src][i].prop;
+
+			if (i == (unsigned int)tx->src || !m->radio[i].present)
+				continue;
+			ev_push(m, tx->start + d, AQ_EV_SIG_START_RX, i, 0, tx);
+			ev_push(m, tx->end + d, AQ_EV_SIG_END_RX, i, 0, tx);
+			tx->rx_pending++;
+		}
+		if (!tx->rx_pending) {
+			tx->rx_pending = 1;
+			ev_push(m, tx->end, AQ_EV_SIG_END_RX, -1, 0, tx);
+		}
+	} else {
+		ev_push(m, tx->start + m->phy.prop, AQ_EV_SIG_START, tx->src, 0, tx);
+		ev_push(m, tx->end + m->phy.prop, AQ_EV_SIG_END, tx->src, 0, tx);
+	}
 	radio_update(m, tx->src);
 }
 
@@ -723,61 +769,67 @@ static void lock(struct aq_medium *m, struct aq_radio *r, struct aq_tx *tx,
 	r->rx_bad = !m->phy.capture && r->n_sig > 1;
 }
 
+/* the signal of tx reaches radio i */
+static inline __attribute__((always_inline)) void
+sig_start_rx(struct aq_medium *m, struct aq_tx *tx, unsigned int i)
+{
+	struct aq_radio *r = &m->radio[i];
+	struct aq_link *l = &m->link[tx->src][i];
+	bool above;
+
+	if (i == (unsigned int)tx->src || !r->present || !hears(m, r, tx))
+		return;
+	if (l->rx_dbm < r->noise_dbm - 20.0)
+		return;	/* negligible */
+	BIT_SET(tx->heard, i);
+	r->n_heard++;
+	r->pwr_mw += l->mw;
+	above = l->rx_dbm >= r->cca_dbm;
+	if (above) {
+		BIT_SET(tx->above, i);
+		r->n_sig++;
+	}
+	if (r->rx_tx && m->now < r->rx_hdr_end &&
+	    above && sinr_db(r, l->mw) >= m->phy.pd_snr_db) {
+		/* preamble capture: a signal strong enough over the
+		 * one whose header is being decoded takes the lock */
+		BIT_SET(r->rx_tx->overlapped, i);
+		r->rx_hdr_lost++;
+		lock(m, r, tx, l->mw);
+		BIT_SET(tx->overlapped, i);
+	} else if (r->rx_tx) {
+		double in = r->pwr_mw - r->rx_sig_mw;
+
+		if (in > r->rx_interf_max_mw)
+			r->rx_interf_max_mw = in;
+		BIT_SET(r->rx_tx->overlapped, i);
+		if (m->now < r->rx_hdr_end &&
+		    sinr_db(r, r->rx_sig_mw) < m->phy.pd_snr_db) {
+			/* the header is lost: no PHY-RXSTART, so no
+			 * frame to end in error and no EIFS; the
+			 * medium stays busy on energy */
+			r->rx_hdr_lost++;
+			r->rx_tx = NULL;
+		} else if (!m->phy.capture && above) {
+			r->rx_bad = true;
+		}
+	} else if (above && !r->txing &&
+		   sinr_db(r, l->mw) >= m->phy.pd_snr_db) {
+		lock(m, r, tx, l->mw);
+		if (r->rx_interf_max_mw > 0 || r->n_sig > 1)
+			BIT_SET(tx->overlapped, i);
+	}
+	if ((int)i == tx->dst && r->waiting && r->cur && tx->data &&
+	    tx->kind != AQ_TX_DATA && tx->kind != AQ_TX_RTS &&
+	    (tx->data == r->cur || tx->data->data == r->cur))
+		r->resp_incoming = true;
+	radio_update(m, i);
+}
+
 static void sig_start(struct aq_medium *m, struct aq_tx *tx)
 {
-	for (unsigned int i = 0; i < m->n_radios; i++) {
-		struct aq_radio *r = &m->radio[i];
-		struct aq_link *l = &m->link[tx->src][i];
-		bool above;
-
-		if (i == (unsigned int)tx->src || !r->present || !hears(m, r, tx))
-			continue;
-		if (l->rx_dbm < r->noise_dbm - 20.0)
-			continue;	/* negligible */
-		BIT_SET(tx->heard, i);
-		r->n_heard++;
-		r->pwr_mw += l->mw;
-		above = l->rx_dbm >= r->cca_dbm;
-		if (above) {
-			BIT_SET(tx->above, i);
-			r->n_sig++;
-		}
-		if (r->rx_tx && m->now < r->rx_hdr_end &&
-		    above && sinr_db(r, l->mw) >= m->phy.pd_snr_db) {
-			/* preamble capture: a signal strong enough over the
-			 * one whose header is being decoded takes the lock */
-			BIT_SET(r->rx_tx->overlapped, i);
-			r->rx_hdr_lost++;
-			lock(m, r, tx, l->mw);
-			BIT_SET(tx->overlapped, i);
-		} else if (r->rx_tx) {
-			double in = r->pwr_mw - r->rx_sig_mw;
-
-			if (in > r->rx_interf_max_mw)
-				r->rx_interf_max_mw = in;
-			BIT_SET(r->rx_tx->overlapped, i);
-			if (m->now < r->rx_hdr_end &&
-			    sinr_db(r, r->rx_sig_mw) < m->phy.pd_snr_db) {
-				/* the header is lost: no PHY-RXSTART, so no
-				 * frame to end in error and no EIFS; the
-				 * medium stays busy on energy */
-				r->rx_hdr_lost++;
-				r->rx_tx = NULL;
-			} else if (!m->phy.capture && above) {
-				r->rx_bad = true;
-			}
-		} else if (above && !r->txing &&
-			   sinr_db(r, l->mw) >= m->phy.pd_snr_db) {
-			lock(m, r, tx, l->mw);
-			if (r->rx_interf_max_mw > 0 || r->n_sig > 1)
-				BIT_SET(tx->overlapped, i);
-		}
-		if ((int)i == tx->dst && r->waiting && r->cur && tx->data &&
-		    tx->kind != AQ_TX_DATA && tx->kind != AQ_TX_RTS &&
-		    (tx->data == r->cur || tx->data->data == r->cur))
-			r->resp_incoming = true;
-		radio_update(m, i);
-	}
+	for (unsigned int i = 0; i < m->n_radios; i++)
+		sig_start_rx(m, tx, i);
 }
 
 /* probability-free third-party decode: clean and above the 10 % PER SNR */
@@ -895,53 +947,60 @@ static bool rx_intended(struct aq_medium *m, struct aq_tx *tx, int ri,
 	return false;
 }
 
-static void sig_end(struct aq_medium *m, struct aq_tx *tx)
+/*
+ * The signal of tx ends at radio i.  Returns whether i is the intended
+ * receiver that was locked on it (its reception is decided by
+ * sig_end_dst() then, after every other radio has been updated).
+ */
+static inline __attribute__((always_inline)) bool
+sig_end_rx(struct aq_medium *m, struct aq_tx *tx, unsigned int i,
+		       double *dst_snr)
 {
-	int dst_locked = 0;
-	double dst_snr = 0;
+	struct aq_radio *r = &m->radio[i];
+	struct aq_link *l = &m->link[tx->src][i];
+	double snr;
 
-	active_del(m, tx);
-	for (unsigned int i = 0; i < m->n_radios; i++) {
-		struct aq_radio *r = &m->radio[i];
-		struct aq_link *l = &m->link[tx->src][i];
-		double snr;
-
-		if (!BIT_TST(tx->heard, i))
-			continue;
-		r->pwr_mw -= l->mw;
-		if (--r->n_heard <= 0 || r->pwr_mw < 0) {
-			r->n_heard = 0;
-			r->pwr_mw = 0;
-		}
-		if (BIT_TST(tx->above, i))
-			r->n_sig--;
-		if (r->rx_tx == tx) {
-			r->rx_tx = NULL;
-			snr = l->rx_dbm - 10.0 * log10(noise_mw(r) + r->rx_interf_max_mw);
-			if ((int)i == tx->dst) {
-				dst_locked = 1;
-				dst_snr = snr;
-				r->rx_ns += tx->end - tx->start;
-				continue;	/* radio_update after rx_intended */
-			}
-			if (!r->rx_bad && snr >= tx->rate.snr10_db) {
-				r->eifs = false;
-				if (tx->dst == AQ_DST_BCAST) {
-					for (unsigned int k = 0; k < tx->nfr; k++)
-						if (rx_ok_draw(m, tx, i, tx->fr[k]->len, snr))
-							deliver(m, tx, tx->fr[k], i, k);
-				} else if (tx->nav > 0 &&
-					   m->now + tx->nav > r->nav_end) {
-					r->nav_end = m->now + tx->nav;
-					ev_push(m, r->nav_end, AQ_EV_NAV_END, i, 0, NULL);
-				}
-			} else if (m->phy.use_eifs) {
-				r->eifs = true;
-			}
-		}
-		if ((int)i != tx->dst)
-			radio_update(m, i);
+	if (!BIT_TST(tx->heard, i))
+		return false;
+	r->pwr_mw -= l->mw;
+	if (--r->n_heard <= 0 || r->pwr_mw < 0) {
+		r->n_heard = 0;
+		r->pwr_mw = 0;
 	}
+	if (BIT_TST(tx->above, i))
+		r->n_sig--;
+	if (r->rx_tx == tx) {
+		r->rx_tx = NULL;
+		snr = l->rx_dbm - 10.0 * log10(noise_mw(r) + r->rx_interf_max_mw);
+		if ((int)i == tx->dst) {
+			*dst_snr = snr;
+			r->rx_ns += tx->end - tx->start;
+			return true;	/* radio_update after rx_intended */
+		}
+		if (!r->rx_bad && snr >= tx->rate.snr10_db) {
+			r->eifs = false;
+			if (tx->dst == AQ_DST_BCAST) {
+				for (unsigned int k = 0; k < tx->nfr; k++)
+					if (rx_ok_draw(m, tx, i, tx->fr[k]->len, snr))
+						deliver(m, tx, tx->fr[k], i, k);
+			} else if (tx->nav > 0 &&
+				   m->now + tx->nav > r->nav_end) {
+				r->nav_end = m->now + tx->nav;
+				ev_push(m, r->nav_end, AQ_EV_NAV_END, i, 0, NULL);
+			}
+		} else if (m->phy.use_eifs) {
+			r->eifs = true;
+		}
+	}
+	if ((int)i != tx->dst)
+		radio_update(m, i);
+	return false;
+}
+
+/* the end of tx at its intended receiver */
+static void sig_end_dst(struct aq_medium *m, struct aq_tx *tx, bool dst_locked,
+			double dst_snr)
+{
 	if (tx->dst >= 0 && m->radio[tx->dst].present) {
 		if (BIT_TST(tx->heard, tx->dst) || dst_locked) {
 			bool good = rx_intended(m, tx, tx->dst, dst_locked, dst_snr);
@@ -956,6 +1015,11 @@ static void sig_end(struct aq_medium *m, struct aq_tx *tx)
 			tx->interfered = false;
 		}
 	}
+}
+
+/* the signal of tx has ended everywhere */
+static void sig_end_fin(struct aq_medium *m, struct aq_tx *tx)
+{
 	if (m->trace && (tx->kind == AQ_TX_DATA || tx->kind == AQ_TX_RTS))
 		fprintf(m->trace, "%lld rx %llu ok_mask=%llx interfered=%d\n",
 			(long long)m->now, (unsigned long long)tx->id,
@@ -968,6 +1032,42 @@ static void sig_end(struct aq_medium *m, struct aq_tx *tx)
 	    (tx->dst == AQ_DST_BCAST || (tx->nfr && tx->fr[0]->no_ack)))
 		exchange_done(m, tx->src, tx->nfr >= 64 ? ~0ULL : (1ULL << tx->nfr) - 1,
 			      false);
+}
+
+/* one fixed delay: the signal ends at every radio at once */
+static void sig_end(struct aq_medium *m, struct aq_tx *tx)
+{
+	bool dst_locked = false;
+	double dst_snr = 0;
+
+	active_del(m, tx);
+	for (unsigned int i = 0; i < m->n_radios; i++)
+		if (sig_end_rx(m, tx, i, &dst_snr))
+			dst_locked = true;
+	sig_end_dst(m, tx, dst_locked, dst_snr);
+	sig_end_fin(m, tx);
+}
+
+/*
+ * Per-pair delays: the signal ends at radio ri (-1: none heard it); the
+ * intended receiver decides at its own end, the transmission is done at
+ * the last.  True when that was the last.
+ */
+static bool sig_end_one(struct aq_medium *m, struct aq_tx *tx, int ri)
+{
+	double snr = 0;
+
+	if (ri >= 0) {
+		bool locked = sig_end_rx(m, tx, ri, &snr);
+
+		if (ri == tx->dst)
+			sig_end_dst(m, tx, locked, snr);
+	}
+	if (--tx->rx_pending)
+		return false;
+	active_del(m, tx);
+	sig_end_fin(m, tx);
+	return true;
 }
 
 static void tx_end(struct aq_medium *m, struct aq_tx *tx)
@@ -1403,7 +1503,8 @@ void aq_fini(struct aq_medium *m)
 		struct aq_event e;
 
 		ev_pop(m, &e);
-		if (e.tx && (e.type == AQ_EV_TX_BEGIN || e.type == AQ_EV_SIG_END))
+		if (e.tx && (e.type == AQ_EV_TX_BEGIN || e.type == AQ_EV_SIG_END ||
+			     (e.type == AQ_EV_SIG_END_RX && !--e.tx->rx_pending)))
 			tx_put(m, e.tx);
 	}
 	free(m->heap);
@@ -1554,6 +1655,13 @@ void aq_run_until(struct aq_medium *m, int64_t t)
 			break;
 		case AQ_EV_TXOP:
 			txop_continue(m, e.radio, e.gen);
+			break;
+		case AQ_EV_SIG_START_RX:
+			sig_start_rx(m, e.tx, (unsigned int)e.radio);
+			break;
+		case AQ_EV_SIG_END_RX:
+			if (sig_end_one(m, e.tx, e.radio))
+				tx_put(m, e.tx);
 			break;
 		}
 	}

@@ -16,6 +16,7 @@
 
 #define AQ_NS_PER_US	1000LL
 #define AQ_NS_PER_S	1000000000LL
+#define AQ_C_M_PER_NS	0.299792458	/* speed of light, m/ns */
 
 #define AQ_MAX_RADIOS		128
 #define AQ_NUM_AC		4
@@ -54,6 +55,9 @@ struct aq_rate {
 struct aq_phy {
 	enum aq_std std;
 	int64_t slot, sifs, prop, ack_timeout, plcp_custom;	/* ns */
+	/* per-pair propagation delay from the radios' positions (distance /
+	 * c, in whole ns rounded up) instead of prop for every pair */
+	bool prop_pos;
 	unsigned int cwmin, cwmax;
 	unsigned int custom_kbps;
 	bool use_eifs;
@@ -62,6 +66,10 @@ struct aq_phy {
 	bool ampdu;
 	bool edca;
 	bool txop;		/* EDCA TXOP limits (VI, VO) as Table 9-155 */
+	/* the BSS uses short DSSS/CCK preambles: an RTS at a CCK rate before
+	 * an OFDM/HT frame uses one (before a DSSS frame it follows that
+	 * frame's preamble) */
+	bool short_preamble;
 	unsigned int rts_threshold;	/* MPDU octets incl. FCS; above -> RTS */
 	double per_slope;		/* logistic slope, 1/dB */
 	/* BSSBasicRateSet, kbit/s ascending (hostapd's default per mode) */
@@ -150,6 +158,7 @@ struct aq_tx {
 	bool ampdu;
 	bool interfered;		/* dst saw an overlapping signal */
 	bool done;			/* SIG_END processed */
+	unsigned int rx_pending;	/* prop_pos: SIG_END_RX events to come */
 	int refs;
 	struct aq_tx *data;		/* CTS/ACK/BA: the DATA/RTS it answers */
 	uint64_t id;
@@ -251,6 +260,7 @@ struct aq_link {
 	double rx_dbm;		/* power at b from a */
 	double mw;
 	double ber;
+	int64_t prop;		/* ns, propagation delay a -> b */
 	bool set;		/* explicit (not from path loss) */
 };
 
@@ -268,6 +278,8 @@ enum aq_ev_type {
 	AQ_EV_ACCESS, AQ_EV_TX_BEGIN, AQ_EV_TX_END, AQ_EV_SIG_START,
 	AQ_EV_SIG_END, AQ_EV_TIMEOUT, AQ_EV_NAV_END, AQ_EV_TIMER,
 	AQ_EV_TXOP,
+	/* prop_pos: a signal's start and end at one receiver (radio) */
+	AQ_EV_SIG_START_RX, AQ_EV_SIG_END_RX,
 };
 
 struct aq_event {
@@ -348,6 +360,7 @@ void aq_radio_set_edca(struct aq_medium *m, int r, int ac, unsigned int aifsn,
 void aq_radio_set_txop(struct aq_medium *m, int r, int ac, int64_t txop_ns);
 void aq_links_update(struct aq_medium *m);
 void aq_link_set_snr(struct aq_medium *m, int a, int b, double snr_db);
+int64_t aq_prop_delay(struct aq_medium *m, int a, int b);
 struct aq_frame *aq_frame_alloc(void);
 void aq_frame_free(struct aq_frame *f);
 uint8_t aq_classify_l4(const uint8_t *d, unsigned int len);

@@ -90,13 +90,14 @@ int aq_phy_defaults(struct aq_phy *phy, enum aq_std std)
 	case AQ_STD_N24:
 		/* Table 18-5 (ERP): short slot 9 (a BSS where every station
 		 * supports it; "slot_us": 20 for long), SIFS 10, the 6 us
-		 * signal extension is part of TXTIME; aRxPHYStartDelay 25 us
-		 * (Table 17-21, OFDM 20 MHz).  hostapd's default basic rates
-		 * for hw_mode=g: 1, 2, 5.5 and 11 Mbit/s */
+		 * signal extension is part of TXTIME; aRxPHYStartDelay 20 us
+		 * (Table 18-5, as Table 17-21 for OFDM 20 MHz: the preamble
+		 * and SIGNAL of the non-HT response; 25 us was 802.11a-1999's).
+		 * hostapd's default basic rates for hw_mode=g: 1, 2, 5.5, 11 */
 		phy->slot = US(9);
 		phy->sifs = US(10);
 		phy->cwmin = 15;
-		phy->rx_start_delay = US(25);
+		phy->rx_start_delay = US(20);
 		phy->basic_kbps[0] = 1000;
 		phy->basic_kbps[1] = 2000;
 		phy->basic_kbps[2] = 5500;
@@ -106,11 +107,11 @@ int aq_phy_defaults(struct aq_phy *phy, enum aq_std std)
 	case AQ_STD_A:
 	case AQ_STD_N5:
 		/* Table 17-21 (OFDM 20 MHz): slot 9, SIFS 16, aRxPHYStartDelay
-		 * 25 us; hostapd's basic rates for hw_mode=a: 6, 12, 24 */
+		 * 20 us; hostapd's basic rates for hw_mode=a: 6, 12, 24 */
 		phy->slot = US(9);
 		phy->sifs = US(16);
 		phy->cwmin = 15;
-		phy->rx_start_delay = US(25);
+		phy->rx_start_delay = US(20);
 		phy->basic_kbps[0] = 6000;
 		phy->basic_kbps[1] = 12000;
 		phy->basic_kbps[2] = 24000;
@@ -137,8 +138,10 @@ int aq_phy_defaults(struct aq_phy *phy, enum aq_std std)
 /*
  * ACKTimeout = aSIFSTime + aSlotTime + aRxPHYStartDelay (802.11-2020
  * 10.3.2.9), counted from the end of the own frame (TXTIME, signal
- * extension included): 802.11b 222 us, g 44 (55 with the long slot),
- * a 50.  Called again when the configuration changes the slot or SIFS.
+ * extension included): 802.11b 222 us, g 39 (50 with the long slot),
+ * a 45.  The n PHYs take the OFDM value: every response (ACK, Block Ack,
+ * CTS) is a non-HT frame whose PHY-RXSTART follows its 20 us preamble
+ * and SIGNAL.  Called again when the configuration changes slot or SIFS.
  */
 void aq_phy_ack_timeout(struct aq_phy *phy)
 {
@@ -371,7 +374,10 @@ void aq_ctrl_rate(const struct aq_phy *phy, const struct aq_rate *data,
  * else the slowest basic rate; it sets none for an HT (MCS) data rate,
  * and hwsim passes no RTS rate to the medium either way, so the medium
  * applies the same rule, to an HT rate at its non-HT reference rate.  A
- * DSSS RTS uses the long preamble.
+ * DSSS RTS uses the preamble of the exchange: the data frame's when that
+ * is DSSS (hwsim's short-preamble flag, which mac80211 sets from the BSS's
+ * use_short_preamble), else the BSS's (phy.short_preamble); 1 Mbit/s has
+ * only the long one.  Its CTS keeps the RTS's (aq_ctrl_rate()).
  */
 void aq_rts_rate(const struct aq_phy *phy, const struct aq_rate *data,
 		 struct aq_rate *rts)
@@ -387,7 +393,8 @@ void aq_rts_rate(const struct aq_phy *phy, const struct aq_rate *data,
 			best = phy->basic_kbps[i];
 	if (!best)
 		best = phy->basic_kbps[0];
-	aq_rate_legacy(phy, best, false, rts);
+	aq_rate_legacy(phy, best, data->mod == AQ_MOD_DSSS ? data->short_preamble :
+		       phy->short_preamble, rts);
 }
 
 /*

@@ -44,25 +44,48 @@ static void print_l4(FILE *o, const struct aq_ac_stats *s)
 	fprintf(o, "}");
 }
 
+/* the longest propagation delay between two present radios */
+static int64_t prop_max(struct aq_medium *m)
+{
+	int64_t mx = 0, d;
+
+	for (unsigned int a = 0; a < m->n_radios; a++)
+		for (unsigned int b = 0; b < m->n_radios; b++) {
+			if (a == b || !m->radio[a].present || !m->radio[b].present)
+				continue;
+			d = aq_prop_delay(m, a, b);
+			if (d > mx)
+				mx = d;
+		}
+	return mx;
+}
+
 void aq_stats_json(struct aq_medium *m, FILE *o)
 {
 	struct aq_global_stats *g = &m->st;
 	int64_t span = m->now - m->t0;
 	bool first = true;
+	char fixed[32];
 
 	aq_stats_flush(m);
+	snprintf(fixed, sizeof(fixed), "%.3f", us(m->phy.prop));
 	fprintf(o, "{\n \"time_us\": %.3f,\n \"phy\": \"%s\",\n", us(span),
 		aq_std_name(m->phy.std));
 	/* the rules in force (defaults and configuration resolved) */
 	fprintf(o, " \"settings\": {\"slot_us\": %.3f, \"sifs_us\": %.3f, "
 		"\"ack_timeout_us\": %.3f, \"eifs_us\": %.3f, \"eifs\": %s, "
 		"\"edca\": %s, \"txop\": %s, \"capture\": %s, \"pd_snr_db\": %g, "
-		"\"rts_threshold\": %u, \"prop_delay_us\": %.3f, \"basic_rates_mbps\": [",
+		"\"rts_threshold\": %u, \"short_preamble\": %s, \"propagation\": \"%s\", "
+		"\"prop_delay_us\": %s, \"prop_delay_max_us\": %.3f, "
+		"\"basic_rates_mbps\": [",
 		us(m->phy.slot), us(m->phy.sifs), us(m->phy.ack_timeout),
 		us(aq_eifs(&m->phy)), m->phy.use_eifs ? "true" : "false",
 		m->phy.edca ? "true" : "false", m->phy.txop ? "true" : "false",
 		m->phy.capture ? "true" : "false",
-		m->phy.pd_snr_db, m->phy.rts_threshold, us(m->phy.prop));
+		m->phy.pd_snr_db, m->phy.rts_threshold,
+		m->phy.short_preamble ? "true" : "false",
+		m->phy.prop_pos ? "positions" : "fixed",
+		m->phy.prop_pos ? "null" : fixed, us(prop_max(m)));
 	for (unsigned int i = 0; i < m->phy.n_basic; i++)
 		fprintf(o, "%s%g", i ? ", " : "", m->phy.basic_kbps[i] / 1000.0);
 	fprintf(o, "]},\n");

@@ -239,14 +239,14 @@ static void run_model(const struct vcase *c, struct bianchi_out *out)
 	 * the others resume counting at the end of the frames as they hear
 	 * it (+ del) + DIFS/AIFS, + EIFS - DIFS if they decoded a header
 	 * (sync; 10.3.2.3.7, 10.23.2.4); the colliding stations at the
-	 * later of their ACK/CTS timeout after their own frame's end and
-	 * DIFS/AIFS after the other colliders' frames end (+ del), as
-	 * core.c's count_start.
+	 * first slot boundary of their grid (DIFS/AIFS + k slots after the
+	 * other colliders' frames end, + del) not before their ACK/CTS
+	 * timeout after their own frame's end, as core.c's count_start.
 	 */
-	ato = phy.ack_timeout / 1000.0;
+	ato = del + difs;
+	if (phy.ack_timeout / 1000.0 > ato)
+		ato += ceil((phy.ack_timeout / 1000.0 - ato) / in.sigma - 1e-9) * in.sigma;
 	bys = del + difs + (c->sync ? (aq_eifs(&phy) - aq_difs(&phy)) / 1000.0 : 0);
-	if (ato < del + difs)
-		ato = del + difs;
 	first = ato < bys ? ato : bys;
 	in.Tc = col + first;
 	in2.b = in;
@@ -349,7 +349,7 @@ int main(int argc, char **argv)
 	printf("#   g: 802.11g ERP-OFDM 54 Mbit/s, ACK/CTS at 24 Mbit/s, slot 9 us, SIFS 10, W=16, m=6, 1500-octet payload\n");
 	printf("# layer 2, the defaults (EIFS rule, ACK/CTS timeout, hostapd's basic rates) against bianchi2_solve():\n");
 	printf("#   b: 11 Mbit/s CCK, ACK/RTS/CTS at 2, timeout 222 us; g: 54 ERP-OFDM, ACK 24, RTS/CTS 11 CCK,\n");
-	printf("#   timeout 44 us; a: 54 OFDM, ACK/RTS/CTS 24, timeout 50 us; 1500-octet payload; dcf: DIFS,\n");
+	printf("#   timeout 39 us; a: 54 OFDM, ACK/RTS/CTS 24, timeout 45 us; 1500-octet payload; dcf: DIFS,\n");
 	printf("#   edca: AIFS[BE] (AIFSN 3, CWmax 1023); dcf+eifs: bystanders decode colliding headers (EIFS)\n");
 	printf("%-2s %-4s %-3s %-6s %-9s %-8s %-8s %-7s %-8s %-8s %-7s %s\n", "L", "phy",
 	       "n", "mode", "access", "S_model", "S_emu", "dS%", "p_model", "p_emu",

@@ -43,6 +43,12 @@ COMMON_PARAMS = {
     # every record states the settings in force (medium.delta.settings)
     "edca": True, "short_slot": True, "basic_rates": [], "capture": False,
     "eifs": True,
+    # propagation delay per pair from the radios' positions (distance / c),
+    # or "fixed": 1 us for every pair
+    "propagation": "positions",
+    # short DSSS/CCK preambles in the BSS (hostapd preamble=1; the medium's
+    # RTS before an OFDM frame at a CCK rate uses one)
+    "short_preamble": False,
     # TCP maximum segment size of the flows (iperf3 -M); 0: the path's
     "mss": 0,
     # the flows' socket buffers (iperf3 -w, e.g. "29K"); "": autotuning

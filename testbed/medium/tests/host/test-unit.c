@@ -273,10 +273,10 @@ static void test_same_slot(void)
 	aq_enqueue(m, mkframe(a, k, 1534, 11, 7, 2412));
 	aq_enqueue(m, mkframe(b, k, 1534, 11, 7, 2412));
 	/* both start at 28 + 36 = 64 us and end at 318 us; ACKTimeout
-	 * 10 + 9 + 25 = 44 us -> 362 us, after which they may retry */
-	aq_run_until(m, US(361));
+	 * 10 + 9 + 20 = 39 us -> 357 us, after which they may retry */
+	aq_run_until(m, US(356));
 	EQ(m->st.same_slot_collisions, 1, "same-slot start counted once");
-	aq_run_until(m, US(362));
+	aq_run_until(m, US(357));
 	EQ(m->radio[a].ac[AQ_AC_BE].st.collisions, 1, "A's attempt collided");
 	EQ(m->radio[b].ac[AQ_AC_BE].st.collisions, 1, "B's attempt collided");
 	EQ(m->radio[a].ac[AQ_AC_BE].cw, 31, "A's CW doubled 15 -> 31");
@@ -292,11 +292,13 @@ static void test_same_slot(void)
  * After an ACK timeout the sender invokes its backoff procedure
  * (802.11-2020 10.3.2.9, 10.3.4.3); its counter runs only while the medium
  * has been idle for DIFS, counted from the end of the last busy period,
- * which for the sender is the end of its own frame.  Two DCF stations
- * collide in the same slot: frames 64-318 us, ACKTimeout 44 us -> 362 us,
- * by then idle for 44 > DIFS 28 us, so the countdown starts at 362 and
- * the first retry goes at 362 + 9 k, k the smaller new backoff (CW 31),
- * not 362 + 28 + 9 k.
+ * and decrements at slot boundaries, DIFS + k slots after that end
+ * (10.23.2.5).  Two DCF stations collide in the same slot: frames 64-318
+ * us; each hears the other's end at 319 us (1 us delay), so its slot
+ * boundaries are 319 + 28 = 347, 356, 365 us.  ACKTimeout 39 us -> 357
+ * us, in mid-slot: the countdown starts at the next boundary, 365, and the
+ * first retry goes at 365 + 9 k, k the smaller new backoff (CW 31), not
+ * at 357 + 9 k (the timeout instant) nor 357 + 28 + 9 k.
  */
 static void test_retry_after_timeout(void)
 {
@@ -314,19 +316,19 @@ static void test_retry_after_timeout(void)
 	m->radio[b].ac[AQ_AC_BE].backoff = 4;
 	aq_enqueue(m, mkframe(a, k, 1534, 11, 7, 2412));
 	aq_enqueue(m, mkframe(b, k, 1534, 11, 7, 2412));
-	aq_run_until(m, US(362));
+	aq_run_until(m, US(357));
 	ba = m->radio[a].ac[AQ_AC_BE].backoff;
 	bb = m->radio[b].ac[AQ_AC_BE].backoff;
 	kmin = ba < bb ? ba : bb;
-	EQ(m->radio[a].ac[AQ_AC_BE].cw, 31, "timeout at 362 us: a's CW 31");
+	EQ(m->radio[a].ac[AQ_AC_BE].cw, 31, "timeout at 357 us: a's CW 31");
 	aq_run_until(m, US(2000));
 	n = trace_end(m, &buf, t, 16);
 	for (i = 0; i < n && (strcmp(t[i].kind, "DATA") || t[i].t <= US(318)); i++)
 		;
 	ok(i < n, "a retry on the trace");
 	if (i < n) {
-		EQ(t[i].t, US(362) + kmin * US(9),
-		   "first retry at the timeout (362 us) + 9 us x the smaller new backoff");
+		EQ(t[i].t, US(365) + kmin * US(9),
+		   "first retry at the slot boundary after the timeout (365 us) + 9 us x the smaller new backoff");
 		ok(t[i].src == (ba <= bb ? a : b), "by the station with the smaller backoff (a %d, b %d)",
 		   ba, bb);
 	}
@@ -759,10 +761,42 @@ static void test_config(void)
 		ok(fabs(m->link[0][2].rx_dbm - (20 - 40.05 - 35 * log10(30.0))) < 1e-9,
 		   "log-distance path loss: -72.75 dBm at 30 m, exponent 3.5");
 		EQ(sim.n_flows, 1, "one traffic flow");
+		/* every radio has a position: per-pair delays, 30 m / c =
+		 * 100.07 ns, rounded up to 101 ns */
+		ok(m->phy.prop_pos, "every radio placed: propagation from positions");
+		EQ(aq_prop_delay(m, 0, 2), 101, "30 m: 101 ns");
+		EQ(aq_prop_delay(m, 1, 2), 142, "30 sqrt(2) m = 42.43 m: 142 ns");
 	}
 	aq_fini(m);
 	aq_sim_free(&sim);
+	memset(m, 0, sizeof(*m));
+	/* a radio without a position, or a fixed delay given: one delay */
+	r = aq_config_load(NULL, "{\"radios\": [{\"name\": \"a\", \"pos\": [0, 0]},"
+			   " {\"name\": \"b\"}]}", m, &sim, &o, err, sizeof(err));
+	ok(r == 0 && !m->phy.prop_pos && aq_prop_delay(m, 0, 1) == 1000,
+	   "a radio without pos: the fixed 1 us for every pair");
+	aq_fini(m);
+	aq_sim_free(&sim);
+	memset(m, 0, sizeof(*m));
+	r = aq_config_load(NULL, "{\"phy\": {\"prop_delay_us\": 2},"
+			   " \"radios\": [{\"name\": \"a\", \"pos\": [0, 0]},"
+			   " {\"name\": \"b\", \"pos\": [3000, 0]}]}", m, &sim, &o, err, sizeof(err));
+	ok(r == 0 && !m->phy.prop_pos && aq_prop_delay(m, 0, 1) == 2000,
+	   "prop_delay_us given: fixed 2 us although placed 3 km apart");
+	aq_fini(m);
+	aq_sim_free(&sim);
+	memset(m, 0, sizeof(*m));
+	r = aq_config_load(NULL, "{\"phy\": {\"propagation\": \"positions\"},"
+			   " \"radios\": [{\"name\": \"a\"}, {\"name\": \"b\", \"pos\": [3000, 0]}]}",
+			   m, &sim, &o, err, sizeof(err));
+	ok(r == 0 && m->phy.prop_pos && aq_prop_delay(m, 0, 1) == 10007,
+	   "propagation positions: 3 km = 10006.9 ns -> 10007 ns (a at the origin)");
+	aq_fini(m);
+	aq_sim_free(&sim);
 	free(m);
+	cfg_err("{\"phy\": {\"propagation\": \"positions\", \"prop_delay_us\": 1}}",
+		"phy.prop_delay_us", "positions");
+	cfg_err("{\"phy\": {\"propagation\": \"ray\"}}", "phy.propagation", "ray");
 
 	cfg_err("{\"phy\": {\"slot_us\": -3}}", "phy.slot_us", "-3");
 	cfg_err("{\"phy\": {\"standard\": \"ac\"}}", "phy.standard", "ac");
@@ -784,7 +818,7 @@ static void test_config(void)
  * The ERP slot is a BSS property (802.11-2020 Table 18-5: aSlotTime 20 us,
  * 9 us where every station of the BSS is short-slot capable).  "slot_us":
  * 20 gives the long slot; DIFS (10.3.2.3.5) = SIFS + 2 slots = 50 us,
- * ACKTimeout (10.3.2.9) = 10 + 20 + 25 = 55 us, EIFS (10.3.2.3.7) = SIFS
+ * ACKTimeout (10.3.2.9) = 10 + 20 + 20 = 50 us, EIFS (10.3.2.3.7) = SIFS
  * + ACK at 1 Mbit/s (304 us) + DIFS = 364 us.  On the trace: backoff 3,
  * so DATA at 50 + 3 * 20 = 110 us, 254 us long, ACK at 110 + 254 + 1 +
  * 10 = 375 us.  The default stays the short slot: DIFS 28 us.
@@ -808,7 +842,7 @@ static void test_slot_config(void)
 	if (r == 0) {
 		EQ(m->phy.slot, US(20), "long slot 20 us");
 		EQ(aq_difs(&m->phy), US(50), "long slot: DIFS 10 + 2 * 20 = 50 us");
-		EQ(m->phy.ack_timeout, US(55), "long slot: ACKTimeout 10 + 20 + 25 = 55 us");
+		EQ(m->phy.ack_timeout, US(50), "long slot: ACKTimeout 10 + 20 + 20 = 50 us");
 		EQ(aq_eifs(&m->phy), US(364), "long slot: EIFS 10 + 304 + 50 = 364 us");
 		m->ops.tx_status = rec_status;
 		n_recs = 0;
@@ -833,9 +867,10 @@ static void test_slot_config(void)
 /* ------------------------------------------- control rates and timeouts */
 
 /* one protected exchange src -> sink; the trace's transmissions */
-static int one_exchange(struct aq_medium *m, int idx, unsigned int len, struct tr *t,
-			int max)
+static int one_exchange_f(struct aq_medium *m, int idx, uint16_t flags, unsigned int len,
+			  struct tr *t, int max)
 {
+	struct aq_frame *f;
 	char *buf = NULL;
 	size_t sz = 0;
 	int k, a, n;
@@ -845,11 +880,19 @@ static int one_exchange(struct aq_medium *m, int idx, unsigned int len, struct t
 	k = aq_radio_add(m, "sink", NULL);
 	a = aq_radio_add(m, "a", NULL);
 	m->radio[a].ac[AQ_AC_BE].backoff = 0;
-	aq_enqueue(m, mkframe(a, k, len, idx, 7, 2412));
+	f = mkframe(a, k, len, idx, 7, 2412);
+	f->rates[0].flags = flags;
+	aq_enqueue(m, f);
 	aq_run_until(m, US(20000));
 	n = trace_end(m, &buf, t, max);
 	free(buf);
 	return n;
+}
+
+static int one_exchange(struct aq_medium *m, int idx, unsigned int len, struct tr *t,
+			int max)
+{
+	return one_exchange_f(m, idx, 0, len, t, max);
 }
 
 static void test_ctrl_rates(void)
@@ -864,14 +907,18 @@ static void test_ctrl_rates(void)
 	aq_phy_defaults(&p, AQ_STD_B);
 	EQ(p.ack_timeout, US(222), "802.11b ACKTimeout 10 + 20 + 192 = 222 us");
 	aq_phy_defaults(&p, AQ_STD_G);
-	EQ(p.ack_timeout, US(44), "802.11g ACKTimeout 10 + 9 + 25 = 44 us");
+	EQ(p.ack_timeout, US(39), "802.11g ACKTimeout 10 + 9 + 20 = 39 us");
 	p.slot = US(20);
 	aq_phy_ack_timeout(&p);
-	EQ(p.ack_timeout, US(55), "802.11g long slot ACKTimeout 10 + 20 + 25 = 55 us");
+	EQ(p.ack_timeout, US(50), "802.11g long slot ACKTimeout 10 + 20 + 20 = 50 us");
 	aq_phy_defaults(&p, AQ_STD_A);
-	EQ(p.ack_timeout, US(50), "802.11a ACKTimeout 16 + 9 + 25 = 50 us");
+	EQ(p.ack_timeout, US(45), "802.11a ACKTimeout 16 + 9 + 20 = 45 us");
 	ok(aq_phy_set_basic(&p, (const unsigned int[]){ 1000 }, 1) < 0,
 	   "802.11a refuses a DSSS basic rate");
+	aq_phy_defaults(&p, AQ_STD_N5);
+	EQ(p.ack_timeout, US(45), "802.11n 5 GHz ACKTimeout 16 + 9 + 20 = 45 us (non-HT response)");
+	aq_phy_defaults(&p, AQ_STD_N24);
+	EQ(p.ack_timeout, US(39), "802.11n 2.4 GHz ACKTimeout 10 + 9 + 20 = 39 us");
 	aq_phy_defaults(&p, AQ_STD_B);
 	ok(aq_phy_set_basic(&p, (const unsigned int[]){ 6000 }, 1) < 0,
 	   "802.11b refuses an OFDM basic rate");
@@ -910,6 +957,41 @@ static void test_ctrl_rates(void)
 	ok(n == 4 && t[0].kbps == 11000 && t[0].dur == US(207) && t[1].dur == US(203) &&
 	   t[3].kbps == 24000 && t[3].dur == US(34),
 	   "g: RTS 207 us and CTS 203 us at 11 Mbit/s CCK, ACK 34 us at 24 OFDM");
+	done(m);
+
+	/* short preamble (HR/DSSS short PPDU, PHY header 96 us): the RTS
+	 * takes the data frame's preamble, the CTS and ACK the eliciting
+	 * frame's.  802.11b, basic 1, 2; 1500 B at 11 Mbit/s short: RTS at 2
+	 * short 96 + 80 = 176 us, CTS 96 + 56 = 152, DATA 96 + 1091 = 1187,
+	 * ACK 152; CTS at RTS + 176 + 1 + 10, DATA at CTS + 152 + 1 + 10 */
+	m = mk(AQ_STD_B, false, 14);
+	n = one_exchange_f(m, 3, HWSIM_TX_RC_USE_SHORT_PREAMBLE, 1500, t, 8);
+	ok(n == 4, "b short preamble: RTS, CTS, DATA, ACK (%d transmissions)", n);
+	if (n == 4) {
+		EQ(t[0].dur, US(176), "b short: RTS at 2 Mbit/s lasts 96 + 80 = 176 us");
+		EQ(t[1].dur, US(152), "b short: CTS at 2 Mbit/s lasts 96 + 56 = 152 us");
+		EQ(t[2].dur, US(1187), "b short: DATA lasts 96 + 1091 = 1187 us");
+		EQ(t[3].dur, US(152), "b short: ACK lasts 152 us");
+		EQ(t[1].t, t[0].t + US(176 + 1 + 10), "b short: CTS a SIFS after the RTS arrived");
+		EQ(t[2].t, t[1].t + US(152 + 1 + 10), "b short: DATA a SIFS after the CTS arrived");
+	}
+	done(m);
+	/* basic {1}: 1 Mbit/s has only the long preamble: RTS 352 us, CTS
+	 * 304 us, whatever the data frame's */
+	m = mk(AQ_STD_B, false, 15);
+	aq_phy_set_basic(&m->phy, only1, 1);
+	n = one_exchange_f(m, 3, HWSIM_TX_RC_USE_SHORT_PREAMBLE, 1500, t, 8);
+	ok(n == 4 && t[0].dur == US(352) && t[1].dur == US(304) && t[3].dur == US(304),
+	   "b short, basic {1}: RTS 352, CTS 304, ACK 304 us (1 Mbit/s: long only)");
+	done(m);
+	/* 802.11g, a BSS with short preamble: the RTS before 54 Mbit/s OFDM
+	 * at 11 CCK short, 96 + 15 = 111 us; the CTS 96 + 11 = 107 us */
+	m = mk(AQ_STD_G, false, 16);
+	m->phy.short_preamble = true;
+	n = one_exchange(m, 11, 1534, t, 8);
+	ok(n == 4 && t[0].kbps == 11000 && t[0].dur == US(111) && t[1].dur == US(107) &&
+	   t[1].t == t[0].t + US(111 + 1 + 10) && t[2].t == t[1].t + US(107 + 1 + 10),
+	   "g, short-preamble BSS: RTS 111 us, CTS 107 us at 11 CCK, SIFS gaps");
 	done(m);
 }
 
@@ -990,6 +1072,109 @@ static void test_capture_order(void)
 	}
 }
 
+
+/*
+ * Propagation from positions (802.11-2020 10.3.7: aAirPropagationTime is
+ * part of the slot; the medium gives each pair distance / c, rounded up
+ * to the nanosecond).  802.11g DCF, log-distance with exponent 2, sink k
+ * at the origin, "near" at 30 m (-49.6 dBm at k, 101 ns), "far" at 300 m
+ * (-69.6 dBm, 1001 ns), both with backoff 4: both start at DIFS + 4 slots
+ * = 64 us, in the same slot (near's signal reaches far 901 ns later).
+ * k hears near first at 64.101 us and locks on it (alone: SINR 40 dB);
+ * far's arrives at 65.001 us 20 dB weaker, near's header holds (SINR 20
+ * dB >= 4 dB), so k keeps near's frame.  Without payload capture the
+ * overlap loses it: a header received and a frame lost, so EIFS, set when
+ * near's signal ends at k, 318.101 us (64 + 254 us + 101 ns).  With
+ * capture (and near at 30 dBm, 30 dB over far) the frame survives: no
+ * EIFS and the ACK goes SIFS after the end at k, 328.101 us.  A second transmitter 31 m away (104 ns, 0.28 dB
+ * weaker) instead breaks near's header 3 ns after it started at k: no
+ * frame, no EIFS.
+ */
+static struct aq_medium *prop_setup(bool capture, double far_x, int *k, int *near,
+				    int *far)
+{
+	struct aq_medium *m = mk(AQ_STD_G, false, 41);
+
+	m->phy.prop_pos = true;
+	m->phy.capture = capture;
+	m->chan.model = 0;
+	m->chan.exponent = 2;
+	*k = aq_radio_add(m, "sink", NULL);
+	*near = aq_radio_add(m, "near", NULL);
+	*far = aq_radio_add(m, "far", NULL);
+	m->radio[*near].pos[0] = 30;
+	m->radio[*far].pos[0] = far_x;
+	if (capture)	/* 30 dB over far: 54 Mbit/s decodes (26 dB for 10 % PER) */
+		m->radio[*near].tx_power_dbm = 30;
+	aq_links_update(m);
+	m->radio[*near].ac[AQ_AC_BE].backoff = 4;
+	m->radio[*far].ac[AQ_AC_BE].backoff = 4;
+	aq_enqueue(m, mkframe(*near, *k, 1534, 11, 7, 2412));
+	aq_enqueue(m, mkframe(*far, *k, 1534, 11, 7, 2412));
+	return m;
+}
+
+static void test_prop_positions(void)
+{
+	struct aq_medium *m;
+	struct aq_radio *rk;
+	struct tr t[8];
+	char *buf = NULL;
+	size_t sz = 0;
+	int k, near, far, n, i;
+
+	m = prop_setup(false, 300, &k, &near, &far);
+	rk = &m->radio[k];
+	EQ(aq_prop_delay(m, near, k), 101, "near: 30 m / c = 100.07 ns -> 101 ns");
+	EQ(aq_prop_delay(m, far, k), 1001, "far: 300 m / c = 1000.69 ns -> 1001 ns");
+	EQ(aq_prop_delay(m, near, far), 901, "near-far: 270 m -> 901 ns");
+	aq_run_until(m, 64100);
+	ok(!rk->rx_tx && rk->n_heard == 0, "64.100 us: nothing has reached the sink yet");
+	aq_run_until(m, 64101);
+	ok(rk->rx_tx && rk->rx_tx->src == near, "64.101 us: the sink locks on near's preamble");
+	aq_run_until(m, 65000);
+	EQ(rk->n_heard, 1, "65.000 us: far's signal not there yet");
+	aq_run_until(m, 65001);
+	EQ(rk->n_heard, 2, "65.001 us: far's signal arrives");
+	ok(rk->rx_tx && rk->rx_tx->src == near && rk->rx_hdr_lost == 0,
+	   "... 20 dB weaker: the lock stays on near's frame");
+	EQ(m->st.same_slot_collisions, 1, "near and far started in the same slot");
+	aq_run_until(m, 318100);
+	ok(!rk->eifs, "318.100 us: near's frame still arriving, no EIFS yet");
+	aq_run_until(m, 318101);
+	ok(rk->eifs, "318.101 us: header received, frame lost (no capture): EIFS");
+	EQ(m->radio[near].ac[AQ_AC_BE].st.successes + m->radio[far].ac[AQ_AC_BE].st.successes,
+	   0, "no ACK to either");
+	aq_run_until(m, 320000);
+	EQ(rk->sense_idle_since, 319001, "the sink's medium idle when far's signal ends, 319.001 us");
+	done(m);
+
+	m = prop_setup(true, 300, &k, &near, &far);
+	m->trace = open_memstream(&buf, &sz);
+	aq_run_until(m, 400000);
+	n = trace_end(m, &buf, t, 8);
+	for (i = 0; i < n && strcmp(t[i].kind, "ACK"); i++)
+		;
+	ok(i < n && t[i].src == k && t[i].dst == near,
+	   "with capture: the sink acknowledges near's frame");
+	if (i < n)
+		EQ(t[i].t, 328101, "ACK SIFS after near's signal ended at the sink: 318.101 + 10 us");
+	ok(!m->radio[k].eifs, "with capture: the frame was received, no EIFS");
+	free(buf);
+	done(m);
+
+	m = prop_setup(false, 31, &k, &near, &far);
+	rk = &m->radio[k];
+	EQ(aq_prop_delay(m, far, k), 104, "31 m: 103.4 ns -> 104 ns");
+	aq_run_until(m, 64103);
+	ok(rk->rx_tx && rk->rx_tx->src == near, "64.103 us: locked on the first preamble");
+	aq_run_until(m, 64104);
+	ok(!rk->rx_tx && rk->rx_hdr_lost == 1,
+	   "64.104 us: a 0.28 dB weaker second one breaks the header (SINR < 4 dB)");
+	aq_run_until(m, 330000);
+	ok(!rk->eifs, "no header received: no EIFS after both frames");
+	done(m);
+}
 
 /* ---------------------------------------------------------------- TXOP */
 
@@ -1310,6 +1495,7 @@ int main(void)
 	test_ctrl_rates();
 	test_eifs_rules();
 	test_capture_order();
+	test_prop_positions();
 	test_txop();
 	test_ht_ref_rate();
 	test_ht_exchanges();
