@@ -138,12 +138,18 @@ static void classify_amsdu(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ath_retry_classify(buf, len), ATH_RETRY_CLASS_TCP);
 }
 
-/* IPv4/IPv6 + TCP with @doff header bytes, @data payload bytes, @flags */
-static unsigned int mk_tcp(u8 *l3, bool v6, unsigned int doff,
+/*
+ * IPv4/IPv6 + TCP with @doff header bytes, @data payload bytes, @flags into
+ * @l3 of @cap bytes.  Return its length, 0 if it does not fit (the checks
+ * on the empty frame then fail instead of the stack being overrun).
+ */
+static unsigned int mk_tcp(u8 *l3, size_t cap, bool v6, unsigned int doff,
 			   unsigned int data, u8 flags)
 {
 	unsigned int ihl = v6 ? 40 : 20, tot = ihl + doff + data;
 
+	if (tot > cap)
+		return 0;
 	memset(l3, 0, tot);
 	if (v6) {
 		l3[0] = 0x60;
@@ -164,55 +170,55 @@ static unsigned int mk_tcp(u8 *l3, bool v6, unsigned int doff,
 
 static void pure_ack(struct kunit *test)
 {
-	u8 buf[256], l3[160];
+	u8 buf[256], l3[192];
 	unsigned int len, n;
 
 	/* IPv4: bare, timestamps, timestamps + 3 SACK blocks */
-	n = mk_tcp(l3, false, 20, 0, 0x10);
+	n = mk_tcp(l3, sizeof(l3), false, 20, 0, 0x10);
 	len = mk_frame(buf, true, false, false, 0, ETH_P_IP, l3, n);
 	KUNIT_EXPECT_TRUE(test, ath_retry_is_pure_ack(buf, len));
-	n = mk_tcp(l3, false, 32, 0, 0x10);
+	n = mk_tcp(l3, sizeof(l3), false, 32, 0, 0x10);
 	len = mk_frame(buf, true, false, false, 0, ETH_P_IP, l3, n);
 	KUNIT_EXPECT_TRUE(test, ath_retry_is_pure_ack(buf, len));
-	n = mk_tcp(l3, false, 60, 0, 0x18);
+	n = mk_tcp(l3, sizeof(l3), false, 60, 0, 0x18);
 	len = mk_frame(buf, true, false, false, 0, ETH_P_IP, l3, n);
 	KUNIT_EXPECT_TRUE(test, ath_retry_is_pure_ack(buf, len));
 	/* behind CCMP IV space, and without QoS */
-	n = mk_tcp(l3, false, 32, 0, 0x10);
+	n = mk_tcp(l3, sizeof(l3), false, 32, 0, 0x10);
 	len = mk_frame(buf, true, true, false, 8, ETH_P_IP, l3, n);
 	KUNIT_EXPECT_TRUE(test, ath_retry_is_pure_ack(buf, len));
 	len = mk_frame(buf, false, false, false, 0, ETH_P_IP, l3, n);
 	KUNIT_EXPECT_TRUE(test, ath_retry_is_pure_ack(buf, len));
 
 	/* IPv6: timestamps, SACK */
-	n = mk_tcp(l3, true, 32, 0, 0x10);
+	n = mk_tcp(l3, sizeof(l3), true, 32, 0, 0x10);
 	len = mk_frame(buf, true, false, false, 0, ETH_P_IPV6, l3, n);
 	KUNIT_EXPECT_TRUE(test, ath_retry_is_pure_ack(buf, len));
-	n = mk_tcp(l3, true, 60, 0, 0x10);
+	n = mk_tcp(l3, sizeof(l3), true, 60, 0, 0x10);
 	len = mk_frame(buf, true, false, false, 0, ETH_P_IPV6, l3, n);
 	KUNIT_EXPECT_TRUE(test, ath_retry_is_pure_ack(buf, len));
 
 	/* data segments, SYN-ACK, FIN, RST, no ACK flag */
-	n = mk_tcp(l3, false, 32, 1, 0x18);
+	n = mk_tcp(l3, sizeof(l3), false, 32, 1, 0x18);
 	len = mk_frame(buf, true, false, false, 0, ETH_P_IP, l3, n);
 	KUNIT_EXPECT_FALSE(test, ath_retry_is_pure_ack(buf, len));
-	n = mk_tcp(l3, true, 32, 100, 0x10);
+	n = mk_tcp(l3, sizeof(l3), true, 32, 100, 0x10);
 	len = mk_frame(buf, true, false, false, 0, ETH_P_IPV6, l3, n);
 	KUNIT_EXPECT_FALSE(test, ath_retry_is_pure_ack(buf, len));
-	n = mk_tcp(l3, false, 40, 0, 0x12);
+	n = mk_tcp(l3, sizeof(l3), false, 40, 0, 0x12);
 	len = mk_frame(buf, true, false, false, 0, ETH_P_IP, l3, n);
 	KUNIT_EXPECT_FALSE(test, ath_retry_is_pure_ack(buf, len));
-	n = mk_tcp(l3, false, 32, 0, 0x11);
+	n = mk_tcp(l3, sizeof(l3), false, 32, 0, 0x11);
 	len = mk_frame(buf, true, false, false, 0, ETH_P_IP, l3, n);
 	KUNIT_EXPECT_FALSE(test, ath_retry_is_pure_ack(buf, len));
-	n = mk_tcp(l3, false, 20, 0, 0x14);
+	n = mk_tcp(l3, sizeof(l3), false, 20, 0, 0x14);
 	len = mk_frame(buf, true, false, false, 0, ETH_P_IP, l3, n);
 	KUNIT_EXPECT_FALSE(test, ath_retry_is_pure_ack(buf, len));
-	n = mk_tcp(l3, false, 20, 0, 0);
+	n = mk_tcp(l3, sizeof(l3), false, 20, 0, 0);
 	len = mk_frame(buf, true, false, false, 0, ETH_P_IP, l3, n);
 	KUNIT_EXPECT_FALSE(test, ath_retry_is_pure_ack(buf, len));
 	/* a fragment; UDP; EAPOL */
-	n = mk_tcp(l3, false, 20, 0, 0x10);
+	n = mk_tcp(l3, sizeof(l3), false, 20, 0, 0x10);
 	l3[6] |= 0x20;
 	len = mk_frame(buf, true, false, false, 0, ETH_P_IP, l3, n);
 	KUNIT_EXPECT_FALSE(test, ath_retry_is_pure_ack(buf, len));
@@ -223,7 +229,7 @@ static void pure_ack(struct kunit *test)
 		       sizeof(eapol));
 	KUNIT_EXPECT_FALSE(test, ath_retry_is_pure_ack(buf, len));
 	/* truncated before the TCP flags */
-	n = mk_tcp(l3, false, 20, 0, 0x10);
+	n = mk_tcp(l3, sizeof(l3), false, 20, 0, 0x10);
 	len = mk_frame(buf, true, false, false, 0, ETH_P_IP, l3, n);
 	KUNIT_EXPECT_FALSE(test, ath_retry_is_pure_ack(buf, len - 7));
 }
@@ -234,7 +240,7 @@ static void pure_ack_amsdu(struct kunit *test)
 	unsigned int len, n, sub = QOS_HDR_LEN + 2;
 
 	/* one subframe: its length field covers the whole MSDU */
-	n = mk_tcp(l3, false, 32, 0, 0x10);
+	n = mk_tcp(l3, sizeof(l3), false, 32, 0, 0x10);
 	len = mk_frame(buf, true, false, true, 0, ETH_P_IP, l3, n);
 	buf[sub + 12] = 0;
 	buf[sub + 13] = 8 + n;
