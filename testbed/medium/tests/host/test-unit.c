@@ -1329,11 +1329,13 @@ static void test_ht_ref_rate(void)
 
 /* ---------------------------------------- layer 3: hand-timed exchanges */
 
-/* radio "a" sends n frames of len octets at HT MCS mcs to "sink", 5 GHz */
-static int ht_run(int mcs, bool ht40, bool sgi, unsigned int n, unsigned int len,
-		  bool rts, struct tr *t, int max)
+/* radio "a" sends n frames of len octets at HT MCS mcs to "sink": n5 at
+ * 5180 MHz, n24 at 2412 */
+static int ht_run(enum aq_std std, int mcs, bool ht40, bool sgi, unsigned int n,
+		  unsigned int len, bool rts, struct tr *t, int max)
 {
-	struct aq_medium *m = mk(AQ_STD_N5, false, 41);
+	struct aq_medium *m = mk(std, false, 41);
+	unsigned int freq = std == AQ_STD_N24 ? 2412 : 5180;
 	char *buf = NULL;
 	size_t sz = 0;
 	int k, a, nt;
@@ -1345,7 +1347,7 @@ static int ht_run(int mcs, bool ht40, bool sgi, unsigned int n, unsigned int len
 	a = aq_radio_add(m, "a", NULL);
 	m->radio[a].ac[AQ_AC_BE].backoff = 0;
 	for (unsigned int i = 0; i < n; i++) {
-		struct aq_frame *f = mkframe(a, k, len, mcs, 10, 5180);
+		struct aq_frame *f = mkframe(a, k, len, mcs, 10, freq);
 
 		f->rates[0].flags = HWSIM_TX_RC_MCS |
 				    (ht40 ? HWSIM_TX_RC_40_MHZ_WIDTH : 0) |
@@ -1384,7 +1386,7 @@ static void test_ht_exchanges(void)
 
 	/* A-MPDU of four 1538-B MPDUs: 3 * 1544 (padded) + 1542 = 6174 B;
 	 * N_SYM = ceil((22 + 49392) / 1080) = 46; 40 + 4 * ceil(41.4) = 208 */
-	n = ht_run(15, true, true, 4, 1538, false, t, 8);
+	n = ht_run(AQ_STD_N5, 15, true, true, 4, 1538, false, t, 8);
 	ok(n == 2, "HT40 MCS15 SGI: A-MPDU and Block Ack (%d transmissions)", n);
 	if (n == 2) {
 		ok(!strcmp(t[0].kind, "DATA") && t[0].nfr == 4 && t[0].bytes == 6174,
@@ -1402,14 +1404,14 @@ static void test_ht_exchanges(void)
 	}
 	/* one MPDU of 1538 B: no A-MPDU, a normal ACK; N_SYM = ceil(12326 /
 	 * 1080) = 12, 40 + 4 * ceil(10.8) = 84 us */
-	n = ht_run(15, true, true, 1, 1538, false, t, 8);
+	n = ht_run(AQ_STD_N5, 15, true, true, 1, 1538, false, t, 8);
 	ok(n == 2 && t[0].dur == US(84) && t[0].t == US(34) && !strcmp(t[1].kind, "ACK") &&
 	   t[1].t == US(34 + 84 + 1 + 16) && t[1].dur == US(28),
 	   "HT40 MCS15 SGI single MPDU: DATA 34 + 84 us, ACK at 135 us for 28 us");
 	/* RTS, CTS, A-MPDU, Block Ack: RTS at 34 (28 us) ends 62; CTS at
 	 * 63 + 16 = 79 (28 us) ends 107; A-MPDU at 108 + 16 = 124 (208 us)
 	 * ends 332; Block Ack at 333 + 16 = 349 (32 us) */
-	n = ht_run(15, true, true, 4, 1538, true, t, 8);
+	n = ht_run(AQ_STD_N5, 15, true, true, 4, 1538, true, t, 8);
 	ok(n == 4, "RTS, CTS, A-MPDU, Block Ack (%d transmissions)", n);
 	if (n == 4) {
 		ok(!strcmp(t[0].kind, "RTS") && t[0].t == US(34) && t[0].dur == US(28) &&
@@ -1421,6 +1423,117 @@ static void test_ht_exchanges(void)
 		   "A-MPDU at 124 us, 208 us (at %lld ns)", (long long)t[2].t);
 		ok(!strcmp(t[3].kind, "BA") && t[3].t == US(349) && t[3].dur == US(32),
 		   "Block Ack at 349 us, 32 us (at %lld ns)", (long long)t[3].t);
+	}
+}
+
+/* one traced transmission: kind, rate, octets, start and duration */
+static void tx_is(const struct tr *x, const char *kind, unsigned int kbps,
+		  unsigned int bytes, int64_t t, int64_t dur, const char *what)
+{
+	ok(!strcmp(x->kind, kind) && x->kbps == kbps && x->bytes == bytes &&
+	   x->t == t && x->dur == dur,
+	   "%s: %s, %u kbit/s, %u octets at %lld ns for %lld ns (got %s, %u, %u at %lld for %lld)",
+	   what, kind, kbps, bytes, (long long)t, (long long)dur, x->kind, x->kbps,
+	   x->bytes, (long long)x->t, (long long)x->dur);
+}
+
+/*
+ * The same exchanges at HT20, one spatial stream: MCS 7 long GI, 64-QAM
+ * 5/6 on 52 data subcarriers, N_DBPS = 52 * 6 * 5/6 = 260 bits per 4 us
+ * symbol, 65 Mbit/s; one space-time stream takes one HT-LTF, so the
+ * HT-mixed preamble is 20 (L-STF 8 + L-LTF 8 + L-SIG 4) + 8 (HT-SIG) + 4
+ * (HT-STF) + 4 (HT-LTF) = 36 us; one BCC encoder (N_ES 1, every rate up
+ * to 300 Mbit/s).  TXTIME (19.4.3) = 36 + 4
+ * * ceil((16 + 8 L + 6) / 260) us, + 6 us signal extension at 2.4 GHz.
+ *
+ * PSDUs: one 1538-octet MPDU: 16 + 12304 + 6 = 12326 bits, 47 * 260 =
+ * 12220 < 12326 <= 12480 = 48 * 260: 48 symbols, 36 + 192 = 228 us.  An
+ * A-MPDU of four (9.7.1: a subframe is a 4-octet delimiter + the MPDU,
+ * padded to a multiple of 4 octets but the last): 3 * (4 + 1538 = 1542 ->
+ * 1544) + 1542 = 6174 octets, 16 + 49392 + 6 = 49414 bits, 190 * 260 =
+ * 49400 < 49414: 191 symbols, 36 + 764 = 800 us.
+ *
+ * Responses (non-HT, 17.3.2.5 / 18.4.3): MCS 7's non-HT reference rate is
+ * 54 Mbit/s (64-QAM 5/6 -> 54, 10.6.11), so the ACK or Block Ack goes at
+ * the highest basic rate <= 54 of the OFDM class (10.6.6.5): 5 GHz,
+ * hostapd's {6, 12, 24}: 24; 2.4 GHz, {1, 2, 5.5, 11} has no OFDM rate,
+ * so the highest mandatory OFDM rate <= 54 of {6, 12, 24}: 24 as well.
+ * At 24 Mbit/s (N_DBPS 96): ACK 14 octets, 16 + 112 + 6 = 134 bits, 2
+ * symbols, 20 + 8 = 28 us; compressed Block Ack 32 octets, 16 + 256 + 6 =
+ * 278 bits, 3 symbols, 20 + 12 = 32 us; + 6 us extension at 2.4 GHz.
+ *
+ * n5 (Table 17-21 timing): SIFS 16, slot 9, DIFS 16 + 2 * 9 = 34 us.  n24
+ * (Table 18-5, short slot): SIFS 10, slot 9, DIFS 10 + 2 * 9 = 28 us.
+ * One 1 us propagation delay; the sender's backoff is 0: it starts at
+ * DIFS.
+ */
+static void test_ht20_exchanges(void)
+{
+	struct tr t[8];
+	int n;
+
+	/* n5, A-MPDU + Block Ack: A-MPDU at 34 for 800 us, ends 834,
+	 * reaches the sink at 835; Block Ack at 835 + 16 = 851 for 32 us */
+	n = ht_run(AQ_STD_N5, 7, false, false, 4, 1538, false, t, 8);
+	ok(n == 2, "n5 HT20 MCS7: A-MPDU and Block Ack (%d transmissions)", n);
+	if (n == 2) {
+		EQ(t[0].nfr, 4, "n5 HT20 MCS7: 4 subframes in the A-MPDU");
+		tx_is(&t[0], "DATA", 65000, 6174, US(34), US(800),
+		      "n5 HT20 MCS7 A-MPDU at DIFS 34 us, 36 + 4 * 191 = 800 us");
+		tx_is(&t[1], "BA", 24000, 32, US(851), US(32),
+		      "n5 HT20 MCS7 Block Ack at 834 + 1 + 16 = 851 us, 32 us at 24");
+	}
+	/* n5, one MPDU + ACK: DATA at 34 for 228 us, ends 262; ACK at 262 +
+	 * 1 + 16 = 279 for 28 us */
+	n = ht_run(AQ_STD_N5, 7, false, false, 1, 1538, false, t, 8);
+	ok(n == 2, "n5 HT20 MCS7: one MPDU and its ACK (%d transmissions)", n);
+	if (n == 2) {
+		tx_is(&t[0], "DATA", 65000, 1538, US(34), US(228),
+		      "n5 HT20 MCS7 MPDU at 34 us, 36 + 4 * 48 = 228 us");
+		tx_is(&t[1], "ACK", 24000, 14, US(279), US(28),
+		      "n5 HT20 MCS7 ACK at 262 + 1 + 16 = 279 us, 28 us at 24");
+	}
+	/* n24, A-MPDU + Block Ack: A-MPDU at 28 for 800 + 6 = 806 us, ends
+	 * 834, reaches the sink at 835; Block Ack at 835 + 10 = 845 for 32
+	 * + 6 = 38 us */
+	n = ht_run(AQ_STD_N24, 7, false, false, 4, 1538, false, t, 8);
+	ok(n == 2, "n24 HT20 MCS7: A-MPDU and Block Ack (%d transmissions)", n);
+	if (n == 2) {
+		EQ(t[0].nfr, 4, "n24 HT20 MCS7: 4 subframes in the A-MPDU");
+		tx_is(&t[0], "DATA", 65000, 6174, US(28), US(806),
+		      "n24 HT20 MCS7 A-MPDU at DIFS 28 us, 800 + 6 = 806 us");
+		tx_is(&t[1], "BA", 24000, 32, US(845), US(38),
+		      "n24 HT20 MCS7 Block Ack at 834 + 1 + 10 = 845 us, 32 + 6 us at 24");
+	}
+	/* n24, one MPDU + ACK: DATA at 28 for 228 + 6 = 234 us, ends 262;
+	 * ACK at 262 + 1 + 10 = 273 for 28 + 6 = 34 us */
+	n = ht_run(AQ_STD_N24, 7, false, false, 1, 1538, false, t, 8);
+	ok(n == 2, "n24 HT20 MCS7: one MPDU and its ACK (%d transmissions)", n);
+	if (n == 2) {
+		tx_is(&t[0], "DATA", 65000, 1538, US(28), US(234),
+		      "n24 HT20 MCS7 MPDU at 28 us, 228 + 6 = 234 us");
+		tx_is(&t[1], "ACK", 24000, 14, US(273), US(34),
+		      "n24 HT20 MCS7 ACK at 262 + 1 + 10 = 273 us, 28 + 6 us at 24");
+	}
+	/* n24 with RTS/CTS.  RTS (20 octets) at the fastest basic rate <=
+	 * the reference rate 54 (10.6.6.2, mac80211's rule): 11 Mbit/s CCK,
+	 * long preamble (the BSS's, phy.short_preamble false): 192 +
+	 * ceil(160 / 11) = 192 + 15 = 207 us at 28, ends 235.  CTS (14
+	 * octets) to an 11 Mbit/s CCK frame: the highest DSSS/HR basic rate
+	 * <= 11, 11, long: 192 + ceil(112 / 11) = 192 + 11 = 203 us at 235 +
+	 * 1 + 10 = 246, ends 449.  A-MPDU at 449 + 1 + 10 = 460 for 806 us,
+	 * ends 1266; Block Ack at 1266 + 1 + 10 = 1277 for 38 us */
+	n = ht_run(AQ_STD_N24, 7, false, false, 4, 1538, true, t, 8);
+	ok(n == 4, "n24 HT20 MCS7: RTS, CTS, A-MPDU, Block Ack (%d transmissions)", n);
+	if (n == 4) {
+		tx_is(&t[0], "RTS", 11000, 20, US(28), US(207),
+		      "n24 HT20 MCS7 RTS at 28 us, 207 us at 11 CCK");
+		tx_is(&t[1], "CTS", 11000, 14, US(246), US(203),
+		      "n24 HT20 MCS7 CTS at 235 + 1 + 10 = 246 us, 203 us at 11 CCK");
+		tx_is(&t[2], "DATA", 65000, 6174, US(460), US(806),
+		      "n24 HT20 MCS7 A-MPDU at 449 + 1 + 10 = 460 us, 806 us");
+		tx_is(&t[3], "BA", 24000, 32, US(1277), US(38),
+		      "n24 HT20 MCS7 Block Ack at 1266 + 1 + 10 = 1277 us, 38 us");
 	}
 }
 
@@ -1499,6 +1612,7 @@ int main(void)
 	test_txop();
 	test_ht_ref_rate();
 	test_ht_exchanges();
+	test_ht20_exchanges();
 	test_hwsim_ext();
 	printf("1..%d\n", n_test);
 	return 0;
