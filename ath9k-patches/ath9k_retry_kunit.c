@@ -419,20 +419,6 @@ static void attempts_counter(struct kunit *test)
 			(unsigned int)ATH_RETRY_ATTEMPTS_MAX);
 }
 
-static void round_attempts(struct kunit *test)
-{
-	struct ieee80211_tx_rate r[4];
-	static const int four[4] = { 4, 3, 2, 1 };
-
-	set_rates(r, four);
-	KUNIT_EXPECT_EQ(test, ath_retry_round_attempts(r, 4, 0, 0), 1U);
-	KUNIT_EXPECT_EQ(test, ath_retry_round_attempts(r, 4, 0, 3), 4U);
-	KUNIT_EXPECT_EQ(test, ath_retry_round_attempts(r, 4, 2, 1), 4U + 3 + 2);
-	KUNIT_EXPECT_EQ(test, ath_retry_round_attempts(r, 4, 3, 0), 10U);
-	/* a bogus rate index does not read past the table */
-	KUNIT_EXPECT_EQ(test, ath_retry_round_attempts(r, 4, 9, 0), 11U);
-}
-
 static void tstamp(struct kunit *test)
 {
 	u64 now = 10ULL * NSEC_PER_SEC, done = 0;
@@ -471,7 +457,6 @@ static struct kunit_case ath9k_retry_cases[] = {
 	KUNIT_CASE(clamp_edges),
 	KUNIT_CASE(ba_verdict),
 	KUNIT_CASE(attempts_counter),
-	KUNIT_CASE(round_attempts),
 	KUNIT_CASE(tstamp),
 	{}
 };

@@ -5,9 +5,9 @@
  * mac80211 pushes two kinds of information to registered consumers:
  *
  *  - per frame, at tx status: how long the frame spent between entering
- *    mac80211 (leaving the qdisc) and its MAC-level completion, how many
- *    attempts it took and whether it was acknowledged; sch_ebdp turns this
- *    into its service-time estimate Tserv;
+ *    mac80211 (leaving the qdisc) and its MAC-level completion, and whether
+ *    it was acknowledged; sch_ebdp turns this into its service-time
+ *    estimate Tserv;
  *  - per interface, at the end of each airtime observation slot: the number
  *    of active stations, each one's channel occupancy, beacon airtime and the
  *    PHY rates in use; tcp_airtime turns this into its cwnd cap.
@@ -58,22 +58,21 @@
 #include <linux/list.h>
 #include <linux/netdevice.h>
 
-#define IEEE80211_FEEDBACK_API_VERSION	4
+#define IEEE80211_FEEDBACK_API_VERSION	5
 
 /* Flags of struct ieee80211_tx_feedback */
 #define IEEE80211_TXFB_ACKED		BIT(0)	/* MAC ACK or Block Ack bit seen */
 #define IEEE80211_TXFB_AMPDU		BIT(1)	/* sent inside an A-MPDU */
-#define IEEE80211_TXFB_HW_TSTAMP	BIT(2)	/* done_ns from a hardware stamp */
-#define IEEE80211_TXFB_NO_ENQUEUE_TIME	BIT(3)	/* enqueue_ns unknown, service_us 0 */
+#define IEEE80211_TXFB_NO_ENQUEUE_TIME	BIT(2)	/* enqueue_ns unknown, service_us 0 */
 
 /**
  * struct ieee80211_tx_feedback - tx status of one data frame
  * @dev: the netdev (interface) the frame was sent on
  * @queue: the index of the netdev tx queue the frame was dequeued from,
- *	i.e. the queue whose qdisc held it.  mac80211 interfaces have a
- *	single tx queue (frames are queued per station and TID in mac80211's
- *	TXQs), so mac80211 always reports 0; the field lets a consumer such
- *	as a per-queue qdisc under mq tell its frames from its siblings'.
+ *	i.e. the queue whose qdisc held it: the frame's access category
+ *	(IEEE80211_AC_*, from @tid) where the interface has a tx queue per AC
+ *	(hardware with four queues), else 0.  It lets a consumer such as a
+ *	per-queue qdisc under mq tell its frames from its siblings'.
  * @sta_addr: the receiver's MAC address (the station or the AP)
  * @enqueue_ns: ktime_get_ns() when the frame entered mac80211 (left the
  *	qdisc), i.e. the eBDP paper's t_s
@@ -81,8 +80,6 @@
  *	the paper's t_e
  * @service_us: the frame's MAC service time in microseconds: done_ns -
  *	enqueue_ns, divided by @ampdu_len when that is known (> 1)
- * @len: MPDU length in bytes
- * @attempts: transmission attempts the hardware made (>= 1)
  * @ampdu_len: the number of subframes of the A-MPDU that carried the frame,
  *	the same value in the report of every one of its subframes; 1 for a
  *	frame not sent in an A-MPDU; 0 for a frame sent in an A-MPDU
@@ -101,9 +98,7 @@ struct ieee80211_tx_feedback {
 	u64 enqueue_ns;
 	u64 done_ns;
 	u32 service_us;
-	u16 len;
 	u16 queue;
-	u8 attempts;
 	u8 ampdu_len;
 	u8 tid;
 	u8 flags;

@@ -32,16 +32,16 @@ void ieee80211_tx_feedback_report(struct ieee80211_hw *hw,
  * instant.
  */
 static DEFINE_SPINLOCK(fbcount_lock);
-static unsigned long calls, acked, no_enqueue, service_us_sum, attempts_sum;
-static unsigned long zero_attempts, probe_calls, bad_context;
+static unsigned long calls, acked, no_enqueue, service_us_sum;
+static unsigned long queue_be, queue_other, probe_calls, bad_context;
 static unsigned int detached;
 static int bound;
 module_param(calls, ulong, 0444);
 module_param(acked, ulong, 0444);
 module_param(no_enqueue, ulong, 0444);
 module_param(service_us_sum, ulong, 0444);
-module_param(attempts_sum, ulong, 0444);
-module_param(zero_attempts, ulong, 0444);
+module_param(queue_be, ulong, 0444);
+module_param(queue_other, ulong, 0444);
 module_param(probe_calls, ulong, 0444);
 module_param(bad_context, ulong, 0444);
 module_param(detached, uint, 0444);
@@ -66,10 +66,11 @@ static void fbcount_tx_status(const struct ieee80211_tx_feedback *fb)
 		WRITE_ONCE(acked, acked + 1);
 	if (fb->flags & IEEE80211_TXFB_NO_ENQUEUE_TIME)
 		WRITE_ONCE(no_enqueue, no_enqueue + 1);
-	if (!fb->attempts)
-		WRITE_ONCE(zero_attempts, zero_attempts + 1);
+	if (fb->queue == 2)	/* IEEE80211_AC_BE */
+		WRITE_ONCE(queue_be, queue_be + 1);
+	else
+		WRITE_ONCE(queue_other, queue_other + 1);
 	WRITE_ONCE(service_us_sum, service_us_sum + fb->service_us);
-	WRITE_ONCE(attempts_sum, attempts_sum + fb->attempts);
 	spin_unlock_irqrestore(&fbcount_lock, flags);
 }
 
@@ -99,7 +100,6 @@ static int fbcount_probe_set(const char *val, const struct kernel_param *kp)
 	struct ieee80211_tx_feedback fb = {
 		.dev = init_net.loopback_dev,
 		.sta_addr = fbcount_addr,
-		.attempts = 1,
 		.flags = IEEE80211_TXFB_ACKED,
 	};
 	bool bh = sysfs_streq(val, "bh");

@@ -91,8 +91,6 @@ static ssize_t fbmock_inject(struct file *file, const char __user *ubuf,
 	fb.queue = queue;
 	fb.sta_addr = addr;
 	fb.service_us = us;
-	fb.len = 1500;
-	fb.attempts = 1;
 	fb.ampdu_len = alen;
 	fb.tid = 0;
 	fb.flags = flags;
