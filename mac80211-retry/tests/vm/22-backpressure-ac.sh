@@ -102,13 +102,13 @@ from pingstats import pings
 print(60 - len(pings('$1')))"; }
 
 vo_stops0=$(ac_stat VO 4)
-max_vo=$(under_flood 0xb8 "$AQ_TMP/ping-vo.txt")
+be_max=$(under_flood 0xb8 "$AQ_TMP/ping-vo.txt")
 vo95=$(rtt "$AQ_TMP/ping-vo.txt" 95)
 vo_lost=$(lost "$AQ_TMP/ping-vo.txt")
 tap_diag "voice ping under a BE flood: p50 $(rtt "$AQ_TMP/ping-vo.txt" 50) ms," \
-	"p95 $vo95 ms, $vo_lost of 60 lost; BE backlog up to $max_vo packets" \
+	"p95 $vo95 ms, $vo_lost of 60 lost; BE backlog up to $be_max packets" \
 	"$(cat "$B/stats")"
-tap_in_range "$max_vo" $((2 * depth)) 1000 "BE's pfifo holds the flood's backlog (more than twice the depth)"
+tap_in_range "$be_max" $((2 * depth)) 1000 "BE's pfifo holds the flood's backlog (more than twice the depth)"
 tap_in_range "$(ac_stat BE 4)" 1 100000000 "BE's queue was stopped"
 tap_in_range "$(ac_stat BE 6)" 1 $((depth + 4)) \
 	"mac80211 held at most the depth of BE frames ($depth, +4 for concurrent queues)"
@@ -120,8 +120,8 @@ tap_in_range "${vo95/none/9999}" 0 15 "voice ping: p95 RTT within 15 ms under th
 under_flood 0 "$AQ_TMP/ping-be.txt" >/dev/null
 be50=$(rtt "$AQ_TMP/ping-be.txt" 50)
 tap_diag "best effort ping under the same flood: p50 $be50 ms, $(lost "$AQ_TMP/ping-be.txt") lost"
-tap_ok_cmp=$(python3 -c "print(1 if '$be50' != 'none' and '$vo95' != 'none' and float('$be50') >= max(5 * float('$vo95'), 5) else 0)")
-if [ "$tap_ok_cmp" = 1 ]; then
+be_behind=$(python3 -c "print(1 if '$be50' != 'none' and '$vo95' != 'none' and float('$be50') >= max(5 * float('$vo95'), 5) else 0)")
+if [ "$be_behind" = 1 ]; then
 	tap_ok "best effort ping waits behind BE's backlog: p50 $be50 ms >= 5 x voice p95 $vo95 ms, >= 5 ms"
 else
 	tap_fail "best effort ping waits behind BE's backlog: p50 >= 5 x voice p95, >= 5 ms" \
