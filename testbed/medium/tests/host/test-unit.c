@@ -1615,5 +1615,5 @@ int main(void)
 	test_ht20_exchanges();
 	test_hwsim_ext();
 	printf("1..%d\n", n_test);
-	return 0;
+	return n_fail ? 1 : 0;
 }
