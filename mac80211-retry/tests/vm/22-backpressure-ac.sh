@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # aq-vm-clock: virtual
-# aq-vm-cost: 60  (host seconds on 2 cores: balances make check's guests)
+# aq-vm-cost: 226  (host seconds with two guests side by side on 2 cores, 2026-11-26: balances make check's guests)
 # (the RTTs are the medium's airtime: they must be guest time)
 #
 # mac80211-retry: backpressure per access category.  A saturated best

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # aq-vm-clock: virtual
-# aq-vm-cost: 81  (host seconds on 2 cores: balances make check's guests)
+# aq-vm-cost: 107  (host seconds with two guests side by side on 2 cores, 2026-11-26: balances make check's guests)
 #
 # mac80211-retry: per-interface airtime views (->airtime_slot() and
 # ->rate_change() of include/net/mac80211_feedback.h), seen by a test

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # aq-vm-clock: virtual
-# aq-vm-cost: 80  (host seconds on 2 cores: balances make check's guests)
+# aq-vm-cost: 72  (host seconds with two guests side by side on 2 cores, 2026-11-26: balances make check's guests)
 #
 # mac80211-retry: a station's airtime view follows the station count of its
 # AP's BSS Load element (hostapd bss_load_update_period=1: the element in

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # aq-vm-clock: virtual
-# aq-vm-cost: 91  (host seconds on 2 cores: balances make check's guests)
+# aq-vm-cost: 152  (host seconds with two guests side by side on 2 cores, 2026-11-26: balances make check's guests)
 # aq-vm-timeout: 2400  (686 guest seconds measured in CI; 199 alone)
 #
 # mac80211-retry seen from the air: the testbed's medium (aqmedium) counts,

@@ -15,7 +15,7 @@
 # tolerances (below).
 #
 # aq-vm-clock: virtual
-# aq-vm-cost: 90  (host seconds on 2 cores: balances make check's guests)
+# aq-vm-cost: 114  (host seconds with two guests side by side on 2 cores, 2026-11-26: balances make check's guests)
 # aq-vm-timeout: 1800  (458 guest seconds measured in CI)
 # (the medium's airtime sets the rates, not the TCG guest's CPU)
 set -u

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # aq-vm-clock: virtual
-# aq-vm-cost: 90  (host seconds on 2 cores: balances make check's guests)
+# aq-vm-cost: 161  (host seconds with two guests side by side on 2 cores, 2026-11-26: balances make check's guests)
 #
 # prob_cs_succ against Park (2014): the probability that carrier sense
 # finds the medium idle with respect to OTHER stations' and BSSs' activity.

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # aq-vm-clock: virtual
-# aq-vm-cost: 71  (host seconds on 2 cores: balances make check's guests)
+# aq-vm-cost: 129  (host seconds with two guests side by side on 2 cores, 2026-11-26: balances make check's guests)
 # aq-vm-timeout: 1800  (498 guest seconds measured in CI)
 # (the shaped rate must be the one the guest clock sees, however loaded the host)
 #

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # aq-vm-clock: virtual
-# aq-vm-cost: 257  (host seconds on 2 cores: balances make check's guests)
+# aq-vm-cost: 274  (host seconds with two guests side by side on 2 cores, 2026-11-26: balances make check's guests)
 # (the shaped rate must be the one the guest clock sees, however loaded the host)
 #
 # Load and unload sch_ebdp 200 times while UDP traffic flows through a

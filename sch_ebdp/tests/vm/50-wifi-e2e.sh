@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # aq-vm-clock: virtual
-# aq-vm-cost: 86  (host seconds on 2 cores: balances make check's guests)
+# aq-vm-cost: 154  (host seconds with two guests side by side on 2 cores, 2026-11-26: balances make check's guests)
 # (service times are the medium's airtime: they must be guest time)
 #
 # sch_ebdp end to end on Wi-Fi: mac80211_hwsim through the testbed's medium

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # aq-vm-clock: virtual
-# aq-vm-cost: 90  (host seconds on 2 cores: balances make check's guests)
+# aq-vm-cost: 48  (host seconds with two guests side by side on 2 cores, 2026-11-26: balances make check's guests)
 # aq-vm-timeout: 3600  (1254 guest seconds measured: the virtual clock runs ahead while the guest waits on 9p)
 #
 # Random RTM_NEWQDISC messages for ebdp while traffic flows (issue #20's

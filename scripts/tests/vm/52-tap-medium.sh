@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # aq-vm-clock: virtual
-# aq-vm-cost: 113  (host seconds on 2 cores: balances make check's guests)
+# aq-vm-cost: 169  (host seconds with two guests side by side on 2 cores, 2026-11-26: balances make check's guests)
 #
 # TAP on the air: mac80211_hwsim through the testbed's medium
 # (testbed/medium, 802.11g), an AP and N stations 5 m away, a wired server

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # aq-vm-clock: virtual
-# aq-vm-cost: 41  (host seconds on 2 cores: balances make check's guests)
+# aq-vm-cost: 69  (host seconds with two guests side by side on 2 cores, 2026-11-26: balances make check's guests)
 # (the netem bottleneck must run at its rate in guest time, however loaded the host)
 #
 # tcp_airtime without mac80211 feedback (a veth route has no airtime view)

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # aq-vm-clock: virtual
-# aq-vm-cost: 92  (host seconds on 2 cores: balances make check's guests)
+# aq-vm-cost: 170  (host seconds with two guests side by side on 2 cores, 2026-11-26: balances make check's guests)
 #
 # tcp_airtime on a real (emulated) BSS: mac80211_hwsim with 3 radios on the
 # testbed's medium (testbed/medium), 802.11g, an AP and two stations, sta1

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # aq-vm-clock: virtual
-# aq-vm-cost: 60  (host seconds on 2 cores: balances make check's guests)
+# aq-vm-cost: 71  (host seconds with two guests side by side on 2 cores, 2026-11-26: balances make check's guests)
 #
 # tcp_airtime's receiver on an asymmetric link, with mac80211's own airtime
 # view (mac80211-retry patch 0005 carries the receive rate in it): an AP and

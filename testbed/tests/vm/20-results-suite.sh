@@ -9,7 +9,7 @@
 # a second run with the same arguments runs nothing and keeps the records.
 # (--here draws no plots: the host test 20-results-suite checks those.)
 # aq-vm-clock: virtual
-# aq-vm-cost: 150
+# aq-vm-cost: 220  (host seconds with two guests side by side on 2 cores, 2026-11-26: balances make check's guests)
 # aq-vm-timeout: 2400  (guest seconds: 743 were measured in CI for 196 host
 #                       seconds, the guest's clock running ahead while idle)
 set -u

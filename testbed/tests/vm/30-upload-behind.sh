@@ -19,7 +19,7 @@
 #     and sta_undo removed it: default ran with the station's noqueue;
 #   - the station's tx rate and the sender's RTT and cwnd were sampled.
 # aq-vm-clock: virtual
-# aq-vm-cost: 150
+# aq-vm-cost: 247  (host seconds with two guests side by side on 2 cores, 2026-11-26: balances make check's guests)
 # aq-vm-timeout: 2400  (guest seconds; the clock runs ahead while idle)
 set -u
 . "$AQ_TOP/testbed/lib/guest.sh"

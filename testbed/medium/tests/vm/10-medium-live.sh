@@ -7,7 +7,7 @@
 # less; the medium must count frames, survive radios added and deleted
 # while it runs, answer on its stats socket and flush its stats on SIGTERM.
 # aq-vm-clock: virtual
-# aq-vm-cost: 99  (host seconds on 2 cores: balances make check's guests)
+# aq-vm-cost: 157  (host seconds with two guests side by side on 2 cores, 2026-11-26: balances make check's guests)
 # (airtime-bound rates need the guest clock to follow the medium, not TCG speed)
 set -u
 AQ_TOP=${AQ_TOP:-/work/main}

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # aq-vm-clock: virtual
-# aq-vm-cost: 91  (host seconds on 2 cores: balances make check's guests)
+# aq-vm-cost: 139  (host seconds with two guests side by side on 2 cores, 2026-11-26: balances make check's guests)
 # (airtime-bound rates need the guest clock to follow the medium)
 #
 # The medium with the patched mac80211_hwsim (testbed/hwsim-patches, in the

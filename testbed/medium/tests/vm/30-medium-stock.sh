@@ -16,7 +16,8 @@
 #   - a malformed ext_attrs line (AQ_HWSIM_EXT_FILE) stops the medium with
 #     the reason, rather than sending attributes under wrong numbers.
 # aq-vm-clock: virtual
-# aq-vm-cost: 70
+# aq-vm-cost: 89  (host seconds with two guests side by side on 2 cores, 2026-11-26: balances make check's guests)
+# aq-vm-timeout: 2400  (398 guest seconds measured alone; the clock runs ahead while the host serves other guests)
 set -u
 AQ_TOP=${AQ_TOP:-/work/main}
 AQ_BUILD=${AQ_BUILD:-$AQ_TOP/build}
