@@ -272,6 +272,17 @@ topo_ap_sta_server() {
 	ip netns exec ap sysctl -qw net.ipv4.ip_forward=1
 }
 
+# --- benchmarks ----------------------------------------------------------------
+# median: the median of the numbers on stdin, one per line
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+# pktgen_ns_per_pkt: nanoseconds per packet of the last run, from a pktgen
+# device file (/proc/net/pktgen/DEV) on stdin
+pktgen_ns_per_pkt() {
+	awk '/pps/ { for (i = 1; i <= NF; i++) if ($i ~ /pps$/) {
+		sub(/pps/, "", $i); printf "%.1f\n", 1e9 / $i } }'
+}
+
 # --- the medium (testbed/medium) --------------------------------------------
 # medium_start CONFIG [aqmedium args...]: start aqmedium in the background
 # after hwsim_load and before any association (frames need a medium once it

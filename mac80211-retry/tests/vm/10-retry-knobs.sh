@@ -112,18 +112,11 @@ tap_diag "$(cat "$D0/stations")"
 
 # phy totals against the stations' sums: read until a frame sent meanwhile
 # (neighbour discovery) no longer changes the phy's counters between reads
-phy_vs_stations() {
-	local a b st
-	for _ in 1 2 3 4 5; do
-		a=$(awk '{printf "%s ", $2}' "$D0/stats")
-		st=$(awk '!/^#/ { for (i = 11; i <= 19; i++) s[i] += $i }
-			END { for (i = 11; i <= 19; i++) printf "%d ", s[i] }' "$D0/stations")
-		b=$(awk '{printf "%s ", $2}' "$D0/stats")
-		[ "$a" = "$b" ] && break
-	done
-	echo "phy: $a| stations: $st"
-}
-res=$(phy_vs_stations)
-tap_is "${res#*| stations: }" "$(echo "${res%%| stations: *}" | sed 's/^phy: //')" \
-	"the phy's counters equal the sums of its stations' counters"
+for _ in 1 2 3 4 5; do
+	phy=$(awk '{printf "%s ", $2}' "$D0/stats")
+	sums=$(awk '!/^#/ { for (i = 11; i <= 19; i++) s[i] += $i }
+		END { for (i = 11; i <= 19; i++) printf "%d ", s[i] }' "$D0/stations")
+	[ "$phy" = "$(awk '{printf "%s ", $2}' "$D0/stats")" ] && break
+done
+tap_is "$sums" "$phy" "the phy's counters equal the sums of its stations' counters"
 tap_done
