@@ -8,7 +8,7 @@
 # every beacon), as stations leave and join, seen by the test consumer
 # atview/ on sta1.  mac80211 processes a beacon in full only when an
 # element it tracks changed, which BSS Load is not: the view must take it
-# from every beacon (patch 0005), or N stays what the association found.
+# from every beacon (patch 0006), or N stays what the association found.
 #
 #  - three stations associated: sta1's views come from BSS Load, N = 3;
 #  - sta2 and sta3 disconnect: N = 1;

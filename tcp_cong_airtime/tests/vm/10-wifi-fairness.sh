@@ -36,7 +36,7 @@
 # (bss_load_update_period=10) for the stations' views.
 #
 # The airtime parts need mac80211's airtime view (mac80211-retry patch
-# 0005): without one they are skipped, with the reason.
+# 0006): without one they are skipped, with the reason.
 set -u
 . "$AQ_TOP/testbed/lib/guest.sh"
 . "$AQ_TOP/tcp_cong_airtime/tests/vm/lib-airtime.sh"
@@ -228,7 +228,7 @@ tap_in_range "$ratio" 2 100 \
 have_view() { grep -q "^view $AP_IF .*source ap" $par/views 2>/dev/null; }
 if ! have_view; then
 	tap_diag "views: $(head -n 3 $par/views | tr '\n' ' ')"
-	skip_rest "no airtime view of $AP_IF from mac80211 (needs the airtime view of mac80211-retry patch 0005: boot with AQ_PATCHED=<its build>)"
+	skip_rest "no airtime view of $AP_IF from mac80211 (needs the airtime view of mac80211-retry patch 0006: boot with AQ_PATCHED=<its build>)"
 fi
 tap_ok "the AP's airtime view of $AP_IF reaches tcp_airtime"
 dl_run air airtime

@@ -4,7 +4,7 @@
 # aq-vm-cost: 71  (host seconds with two guests side by side on 2 cores, 2026-11-26: balances make check's guests)
 #
 # tcp_airtime's receiver on an asymmetric link, with mac80211's own airtime
-# view (mac80211-retry patch 0005 carries the receive rate in it): an AP and
+# view (mac80211-retry patch 0006 carries the receive rate in it): an AP and
 # one station through the testbed's medium, 802.11g.  The AP reaches sta1
 # at SNR 15 dB (a one-way link, "symmetric": false) and may use only 6 and
 # 54 Mbit/s, so its data frames go at 6 Mbit/s (54 Mbit/s fails at 15 dB);
@@ -36,7 +36,7 @@
 #    9.0 Mbit/s;
 #  - the download stays within that theta.
 #
-# Needs mac80211's airtime view (patch 0005): without it, the
+# Needs mac80211's airtime view (patch 0006): without it, the
 # checks that need it are skipped with the reason.
 set -u
 . "$AQ_TOP/testbed/lib/guest.sh"
@@ -147,7 +147,7 @@ tap_diag "AP tx bitrate to sta1: 6.0 in $ap_pct % of $ap_n samples; sta1 tx: 54.
 tap_in_range "$(( ${ap_n:-0} >= 3 ? ${ap_pct:-0} : 0 ))" 80 100 "the AP sends to sta1 at 6 Mbit/s (SNR 15 dB, rates 6 and 54; % of samples)"
 tap_in_range "$(( ${st_n:-0} >= 3 ? ${st_pct:-0} : 0 ))" 80 100 "sta1 sends at 54 Mbit/s (the link back is clean; % of samples)"
 [ "${v_n:-0}" -gt 0 ] ||
-	skip_rest "no airtime view of $STA_IF from mac80211 (needs mac80211-retry patch 0005)"
+	skip_rest "no airtime view of $STA_IF from mac80211 (needs mac80211-retry patch 0006)"
 tap_in_range "$(( ${v_ok:-0} * 10 >= ${v_n:-1} * 8 ))" 1 1 \
 	"sta1's view: rate 54000, rx_rate 6000 ($v_ok of $v_n samples, >= 80 %)"
 tap_in_range "${th_n:-0}" 3 100000 "sta1's receiving airtime socket has a cap (/proc/net/tcp_airtime)"
