@@ -72,7 +72,8 @@
  * allocation, no wakeup; a socket its user holds is waited for, not
  * polled.  Between passes, ->in_ack_event (every ACK the socket processes,
  * a receiver's slow path included) keeps the clamp that is set against
- * receive buffer autotuning, and ->cwnd_event(CA_EVENT_TX_START) (a
+ * receive buffer autotuning and sets it afresh when the connection turns
+ * receiver (its first data segment), and ->cwnd_event(CA_EVENT_TX_START) (a
  * request going out, a sender resuming) recomputes both caps.  The first
  * clamp is set in ->init, before the first window after the handshake is
  * advertised; see "Receiver" in Documentation/networking/tcp_airtime.rst
@@ -1160,9 +1161,20 @@ static u32 airtime_undo_cwnd(struct sock *sk)
 static void airtime_in_ack_event(struct sock *sk, u32 flags)
 {
 	struct airtime_ca *ca = inet_csk_ca(sk);
+	const struct tcp_sock *tp = tcp_sk(sk);
 
-	if (ca->inited)
-		airtime_rcv_hold(sk);
+	if (!ca->inited)
+		return;
+	/*
+	 * The connection turned receiver: its peer's data came after its own
+	 * request (or, on a passive open, after nothing).  Its clamp follows
+	 * the receive rate from this segment on, not from the next pass; the
+	 * first data segment takes the slow path, which calls us.
+	 */
+	if (!ca->receiving && tp->bytes_received > tp->bytes_acked &&
+	    READ_ONCE(airtime_fb_bound))
+		airtime_rcv_apply(sk);
+	airtime_rcv_hold(sk);
 }
 
 /*
