@@ -31,13 +31,14 @@
 # Then the stall timer, on the AP's interface, whose type hostapd changed
 # (see below): with the medium stopped for 0.5 s, the timer wakes BE's
 # queue, and afterwards the count is back at 0; the stall does not enter
-# the measured drain time.
+# the measured drain time, nor does a 1 s pause of the time bound
+# (target_us 0 and back) in mid-flood.
 #
 # Also: the knob's default is 5000, 1000001 is refused, no stall-timer
 # wake-up in the two windows, no kernel warning.
 . "$AQ_TOP/testbed/lib/guest.sh"
 
-N=18
+N=19
 tap_plan $N
 trap 'medium_stop; aq_cleanup_all' EXIT
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
@@ -171,10 +172,28 @@ stalls=$(( $(be_stat 5) - stalls0 ))
 tap_diag "medium stopped 0.5 s: $stalls stall-timer wake-ups of BE" "$(cat "$B/stats")"
 tap_in_range "$stalls" 1 10 "the stall timer woke BE's queue while no status came (0.5 s, 100 ms each)"
 tap_is "$(be_stat 2) $(be_stat 3)" "0 0" "afterwards BE's count is 0 and its queue is not stopped"
-# a stall is not service: the 0.5 s must not enter the drain time (it
-# would take the limit to 2 for some 20 windows)
+# a stall is not service: the 0.5 s must not enter the drain time (8203
+# us 50 ms later before the fix, the limit at its floor of 2 meanwhile)
 tap_in_range "$svc1" 1 $((2 * svc0)) \
 	"50 ms after the medium resumes BE's drain time is within 2 x its $svc0 us before the stall"
+
+# Nor is a pause of the time bound: target_us 0 in mid-flood stops the
+# sampling with the AC busy; when the bound comes back 1 s later the
+# window restarts instead of taking that second for one frame's service.
+AP iperf3 -c 10.0.0.2 -u -b 25M -P 2 -l 1400 -t 30 >/dev/null 2>&1 &
+fl=$!
+sleep 1
+svc0=$(be_stat 8)
+printf 0 >"$B/target_us"
+sleep 1
+printf '%s' $TARGET >"$B/target_us"
+sleep 0.05
+svc1=$(be_stat 8) inf1=$(be_stat 2)
+pkill -f 'iperf3 -c 10.0.0.2'
+wait $fl
+sleep 1
+tap_in_range "$svc1" 1 $((2 * svc0)) \
+	"50 ms after target_us returns BE's drain time is within 2 x its $svc0 us before (inflight $inf1)"
 ok ip netns exec ap ping -c 3 -i 0.2 -W 2 10.0.0.2 -- "the AP reaches the station afterwards"
 if dmesg | grep -qE 'WARNING:|BUG:|Oops|general protection|refcount_t|list_(add|del) corruption'; then
 	tap_fail "no kernel warning" "$(dmesg | grep -E 'WARNING:|BUG:' | head -n 1)"
