@@ -1,0 +1,152 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# aq-vm-clock: virtual
+# aq-vm-cost: 140  (host seconds: 93 alone on 2026-11-27, plus a share for running beside another guest)
+# aq-vm-timeout: 1200  (168 guest seconds measured alone)
+#
+# mac80211-retry: per-station retry limits set with nl80211
+# (NL80211_CMD_SET_TID_CONFIG, Debian's iw: "set tidconf peer ADDR tids
+# MASK sretry N lretry M"), seen from the air through the testbed's medium
+# on a lossy 802.11n link (AP -> sta1), the phys' policy mode "off":
+#
+#  - the phy takes limits up to its largest rate table (44 tries on hwsim),
+#    and nl80211 rejects what the phy does not take: a larger limit (EINVAL),
+#    any other TID attribute and interface-wide (no peer) configuration
+#    (EOPNOTSUPP), an unknown peer (ENOENT); nothing changes then;
+#  - "tids 0x01 sretry 2 lretry 2": the AP's best-effort (TID 0) data
+#    frames to sta1 get rate tables of at most 2 tries, use at most 2
+#    attempts, and the limit binds (frames at 2 attempts; discards count in
+#    discarded_limit); its video frames (TID 5, DSCP CS5) keep minstrel's
+#    tables (more than 2 tries); the debugfs stations file shows the limit;
+#  - "tids 0xff override" drops the limits: the policy, "off" again, counts
+#    no frame and best-effort frames get minstrel's tables back.
+set -u
+AQ_TOP=${AQ_TOP:-/work/main}
+. "$AQ_TOP/testbed/lib/guest.sh"
+
+N=21
+tap_plan $N
+trap aq_cleanup_all EXIT
+mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+
+# the link of 50-medium-limits.sh: retries at every rate
+SNR=13
+BER=5e-6
+T=2
+
+skip_rest() { # WHY
+	local i
+	for i in $(seq $((N - _tap_n))); do tap_skip "retry tidconf" "$1"; done
+	exit 0
+}
+command -v hostapd >/dev/null && command -v iperf3 >/dev/null &&
+	command -v jq >/dev/null || skip_rest "hostapd, iperf3 or jq missing"
+[ -x "$MEDIUM_BIN" ] || skip_rest "$MEDIUM_BIN not built (make -C testbed/medium)"
+hwsim_load 2 || skip_rest "mac80211_hwsim does not load"
+phys=($(hwsim_phys))
+R0=/sys/kernel/debug/ieee80211/${phys[0]}/retry
+[ -d "$R0" ] || skip_rest "mac80211 is not patched (no $R0)"
+
+conf=$AQ_TMP/medium-tidconf.json
+medium_config_bss "$AQ_TMP/bss.json" n24 1 5
+jq --argjson snr "$SNR" --argjson ber "$BER" \
+	'.links = [{"from": "ap", "to": "sta1", "snr_db": $snr, "ber": $ber}]' \
+	"$AQ_TMP/bss.json" >"$conf"
+medium_start "$conf" || skip_rest "the medium does not start"
+topo_bss 1 1 g ieee80211n=1 >"$AQ_TMP/topo.log" 2>&1 ||
+	{ tap_diag "$(tail -n 5 "$AQ_TMP/topo.log")"; skip_rest "AP/STA topology failed"; }
+STA_IF=${STA_IFS[0]}
+STA_MAC=$(ip netns exec sta1 cat /sys/class/net/"$STA_IF"/address)
+iperf3_server sta1 >/dev/null 2>&1
+
+. "$AQ_TOP/mac80211-retry/tests/vm/lib-medium.sh"
+snap() { medium_stats >"$AQ_TMP/$1.json"; cat "$R0/stats" >"$AQ_TMP/$1.r0"; }
+ctr() {
+	echo $(($(awk -v k="$3" '$1 == k {print $2}' "$AQ_TMP/$2.r0") -
+		$(awk -v k="$3" '$1 == k {print $2}' "$AQ_TMP/$1.r0")))
+}
+# hac A B RADIO tries|table AC: the histogram of one access category's
+# UDP frames between two snapshots
+hac() {
+	python3 - "$AQ_TMP/$1.json" "$AQ_TMP/$2.json" "$3" "$4" "$5" <<'PY'
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+radio, field, ac = sys.argv[3:6]
+def h(d):
+    r = next(x for x in d["radios"] if x["name"] == radio)
+    return r["ac"][ac]["l4"]["udp"][field][:16]
+print(" ".join(str(y - x) for x, y in zip(h(a), h(b))))
+PY
+}
+udp() { # NAME [iperf3 args]: a UDP download AP -> sta1
+	iperf3_client ap 10.0.0.2 -t $T -u -b 20M -l 1400 "${@:2}" \
+		>"$AQ_TMP/iperf-$1.json" 2>/dev/null
+}
+mbps() { iperf3_mbps "$AQ_TMP/iperf-$1.json" received; }
+tidconf() { ip netns exec ap iw dev "$AP_IF" set tidconf "$@" 2>"$AQ_TMP/iw.err"; }
+# the station's tid_limits column (the last of its line)
+tid_col() { awk -v m="$STA_MAC" '$1 == m {print $NF}' "$R0/stations"; }
+# must fail with the error text MSG and change nothing
+reject() { # MSG DESC ARGS...
+	local msg=$1 desc=$2 before
+	shift 2
+	before=$(tid_col)
+	if tidconf "$@"; then
+		tap_fail "$desc rejected" "iw set tidconf $* succeeded"
+	elif ! grep -q "$msg" "$AQ_TMP/iw.err"; then
+		tap_fail "$desc rejected with \"$msg\"" "$(cat "$AQ_TMP/iw.err")"
+	else
+		tap_is "$(tid_col)" "$before" "$desc rejected ($msg), nothing changed"
+	fi
+}
+
+# --- what the phy takes, what nl80211 refuses -------------------------------
+# iw 5.19 does not print the wiphy's TID configuration support; its largest
+# limit shows in what nl80211 accepts: hwsim's tables hold 4 x 11 tries
+tap_is "$(tid_col)" "-" "no limit is set before any configuration"
+ok tidconf peer "$STA_MAC" tids 0x01 sretry 44 -- "a limit of 44 tries (hwsim's largest table, 4 rates x 11) accepted"
+tap_is "$(tid_col)" "44/-,-/-,-/-,-/-,-/-,-/-,-/-,-/-" "the stations file shows TID 0's short limit only"
+ok tidconf peer "$STA_MAC" tids 0x01 override -- "the limit is cleared (tids 0x01 override)"
+reject "Invalid argument" "a limit above the largest rate table (45)" \
+	peer "$STA_MAC" tids 0xff sretry 45
+reject "Operation not supported" "a TID attribute the phy does not take (ampdu)" \
+	peer "$STA_MAC" tids 0x01 ampdu off
+reject "Operation not supported" "interface-wide retry limits (no peer)" \
+	tids 0x01 sretry 2
+reject "No such file or directory" "an unknown peer" \
+	peer 02:00:00:00:77:77 tids 0x01 sretry 2
+
+# --- a limit for best effort only -------------------------------------------
+udp warm			# Block Ack sessions, minstrel_ht's statistics
+ok tidconf peer "$STA_MAC" tids 0x01 sretry 2 lretry 2 -- "iw set tidconf peer STA tids 0x01 sretry 2 lretry 2 accepted"
+tap_is "$(tid_col)" "2/2,-/-,-/-,-/-,-/-,-/-,-/-,-/-" "the stations file shows TID 0's limits"
+snap l0
+udp be
+snap l1
+udp vi -S 0xa0			# DSCP CS5: user priority 5, AC_VI
+snap l2
+be_try=$(hac l0 l1 ap tries BE); be_tab=$(hac l0 l1 ap table BE)
+vi_try=$(hac l1 l2 ap tries VI); vi_tab=$(hac l1 l2 ap table VI)
+tap_diag "limit 2 on TID 0: UDP best effort $(mbps be) Mbit/s, video $(mbps vi) Mbit/s" \
+	"BE tries [$be_try] table [$be_tab]" "VI tries [$vi_try] table [$vi_tab]" \
+	"AP phy: $(tr '\n' ' ' <"$R0/stats")" "$(cat "$R0/stations")"
+tap_in_range "$(hsum "$be_try")" 200 100000000 "best effort: the medium saw the AP's frames"
+tap_in_range "$(hmax "$be_tab")" 1 2 "best effort: no rate table allows more than 2 tries"
+tap_in_range "$(hmax "$be_try")" 1 2 "best effort: no frame uses more than 2 attempts"
+tap_in_range "$(hat "$be_try" 2)" 1 100000000 "best effort: the limit binds (frames at 2 attempts)"
+tap_in_range "$(ctr l0 l1 clamped)" 1 100000000 "best effort: the policy, mode off, cuts tables (clamped)"
+tap_in_range "$(ctr l0 l1 discarded_limit)" 1 "$(ctr l0 l1 discarded)" \
+	"best effort: discards count as at the TID's limit (discarded_limit $(ctr l0 l1 discarded_limit) of $(ctr l0 l1 discarded))"
+tap_in_range "$(hmax "$vi_tab")" 3 15 "video (TID 5): minstrel's tables, more than 2 tries"
+
+# --- reset -------------------------------------------------------------------
+ok tidconf peer "$STA_MAC" tids 0xff override -- "iw set tidconf peer STA tids 0xff override accepted"
+tap_is "$(tid_col)" "-" "the stations file shows no limit after the reset"
+snap r0
+udp reset
+snap r1
+r_tab=$(hac r0 r1 ap table BE)
+tap_diag "after the reset: UDP $(mbps reset) Mbit/s, BE table [$r_tab]"
+tap_is "$(ctr r0 r1 frames)" 0 "after the reset: the policy, mode off, counts no frame"
+tap_in_range "$(hmax "$r_tab")" 3 15 "after the reset: best-effort tables are minstrel's again (more than 2 tries)"
+tap_done
