@@ -110,8 +110,14 @@ def check(s, where):
     s.setdefault("cost", {})
     if s["clock"] not in ("virtual", "wall"):
         raise ScenarioError(f"{where}: clock must be virtual or wall")
+    own = s.get("params", {})
+    if own.get("medium", COMMON_PARAMS["medium"]) and "edca" not in own:
+        raise ScenarioError(f"{where}: [params] must state the medium's channel "
+                            "access: edca = true (EDCA per access category, as "
+                            "Linux and hostapd run WMM) or false (DCF: every AC "
+                            "waits DIFS, as the papers' DCF setups)")
     params = dict(COMMON_PARAMS)
-    params.update(s.get("params", {}))
+    params.update(own)
     s["params"] = params
     variants = s.get("variant", [])
     if not variants:
