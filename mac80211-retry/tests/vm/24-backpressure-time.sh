@@ -38,7 +38,7 @@
 # wake-up in the two windows, no kernel warning.
 . "$AQ_TOP/testbed/lib/guest.sh"
 
-N=19
+N=21
 tap_plan $N
 trap 'medium_stop; aq_cleanup_all' EXIT
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
@@ -80,6 +80,15 @@ medium_be() {
 }
 backlog() { AP tc -s -j qdisc show dev "$AP_IF" | jq '.[0].qlen // 0'; }
 now() { cut -d' ' -f1 /proc/uptime; }
+# tx_sent: frames mac80211 handed to the driver for the AP's stations
+# (station dump "tx packets", counted at transmission; read from the
+# kernel, so also while the medium is stopped).  With BE's queue stopped at
+# its limit, more than two limits' worth sent in 50 ms means completions
+# came: without one, only a stall-timer wake (100 ms apart) lets a limit
+# through.
+tx_sent() {
+	AP iw dev "$AP_IF" station dump | awk '/tx packets:/ { s += $3 } END { print s + 0 }'
+}
 
 iperf3_server sta1 >/dev/null 2>&1
 # flood TARGET_US -> "t_air_us sojourn_us mbps backlog_min inflight_max limit svc_us"
@@ -161,9 +170,11 @@ sleep 1
 svc0=$(be_stat 8)
 kill -STOP "$MEDIUM_PID"
 sleep 0.5
+p0=$(tx_sent)
 kill -CONT "$MEDIUM_PID"
 sleep 0.05
-svc1=$(be_stat 8)
+svc1=$(be_stat 8) lim1=$(be_stat 7)
+p1=$(tx_sent)
 sleep 1
 pkill -f 'iperf3 -c 10.0.0.2'
 wait $fl
@@ -174,6 +185,9 @@ tap_in_range "$stalls" 1 10 "the stall timer woke BE's queue while no status cam
 tap_is "$(be_stat 2) $(be_stat 3)" "0 0" "afterwards BE's count is 0 and its queue is not stopped"
 # a stall is not service: the 0.5 s must not enter the drain time (8203
 # us 50 ms later before the fix, the limit at its floor of 2 meanwhile)
+# ... and frames were served meanwhile, so the drain time had samples
+tap_in_range "$((p1 - p0))" $((2 * lim1 + 1)) 100000 \
+	"frames completed in the 50 ms after the medium resumes (sent: more than 2 x the limit of $lim1)"
 tap_in_range "$svc1" 1 $((2 * svc0)) \
 	"50 ms after the medium resumes BE's drain time is within 2 x its $svc0 us before the stall"
 
@@ -186,12 +200,16 @@ sleep 1
 svc0=$(be_stat 8)
 printf 0 >"$B/target_us"
 sleep 1
+p0=$(tx_sent)
 printf '%s' $TARGET >"$B/target_us"
 sleep 0.05
-svc1=$(be_stat 8) inf1=$(be_stat 2)
+svc1=$(be_stat 8) inf1=$(be_stat 2) lim1=$(be_stat 7)
+p1=$(tx_sent)
 pkill -f 'iperf3 -c 10.0.0.2'
 wait $fl
 sleep 1
+tap_in_range "$((p1 - p0))" $((2 * lim1 + 1)) 100000 \
+	"frames completed in the 50 ms after target_us returns (sent: more than 2 x the limit of $lim1)"
 tap_in_range "$svc1" 1 $((2 * svc0)) \
 	"50 ms after target_us returns BE's drain time is within 2 x its $svc0 us before (inflight $inf1)"
 ok ip netns exec ap ping -c 3 -i 0.2 -W 2 10.0.0.2 -- "the AP reaches the station afterwards"
