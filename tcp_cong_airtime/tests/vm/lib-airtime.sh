@@ -9,18 +9,25 @@
 # ss_air_sample OUT NS [FILTER...]: append one sample to OUT: a line
 # "@sample", `ss -tin` of the established connections of netns NS ("-":
 # this one) that match FILTER, and the lines of NS's /proc/net/tcp_airtime
-# prefixed "@air " (in this netns with bash builtins only: an emulated guest
-# spawns processes slowly).  ss_air_join turns such a file into one line
-# per connection and sample.
+# read before ss (prefixed "@air0 ") and after it ("@air "), in this netns
+# with bash builtins only (an emulated guest spawns processes slowly).  The
+# two reads bracket ss: a connection ss shows is in one of them even if it
+# closed or only just started between the reads.  ss_air_join turns such a
+# file into one line per connection and sample.
 ss_air_sample() {
 	local out=$1 ns=$2 l
 	shift 2
 	echo "@sample $EPOCHREALTIME" >>"$out"
 	if [ "$ns" != - ]; then
+		ip netns exec "$ns" cat /proc/net/tcp_airtime 2>/dev/null |
+			while read -r l; do echo "@air0 $l"; done >>"$out"
 		ip netns exec "$ns" ss -tin state established "$@" >>"$out" 2>/dev/null
 		ip netns exec "$ns" cat /proc/net/tcp_airtime 2>/dev/null |
 			while read -r l; do echo "@air $l"; done >>"$out"
 		return 0
+	fi
+	if [ -r /proc/net/tcp_airtime ]; then
+		while read -r l; do echo "@air0 $l"; done </proc/net/tcp_airtime >>"$out"
 	fi
 	ss -tin state established "$@" >>"$out" 2>/dev/null
 	[ -r /proc/net/tcp_airtime ] || return 0
@@ -30,16 +37,20 @@ ss_air_sample() {
 # ss_air_join FILE: each connection of each sample of FILE on one line, ss's
 # two lines joined, followed by "airtime:(dir ... rcv_cap N)" from
 # /proc/net/tcp_airtime for a connection that runs airtime (matched by its
-# addresses and ports) and "at:T", the sample's time ($EPOCHREALTIME).  A
-# connection without airtime:(...) has no state there (not airtime, or
-# ->init not run yet).
+# addresses and ports; the read after ss, else the one before) and "at:T",
+# the sample's time ($EPOCHREALTIME).  A connection without airtime:(...)
+# has no state in either read (not airtime, or ->init not run yet).
 ss_air_join() {
-	awk 'function flush(   i) {
-		for (i = 1; i <= ns; i++)
-			print line[i] (key[i] in A ? " airtime:(" A[key[i]] ")" : "") " at:" t
-		ns = 0; split("", A)
+	awk 'function flush(   i, k) {
+		for (i = 1; i <= ns; i++) {
+			k = key[i]
+			print line[i] (k in A ? " airtime:(" A[k] ")" : \
+				k in B ? " airtime:(" B[k] ")" : "") " at:" t
+		}
+		ns = 0; split("", A); split("", B)
 	}
 	/^@sample/ { flush(); t = $2; next }
+	/^@air0 / { B[$2 " " $3] = substr($0, length($1 $2 $3) + 4); next }
 	/^@air / { A[$2 " " $3] = substr($0, length($1 $2 $3) + 4); next }
 	/^(Recv-Q|State|Netid)/ { next }
 	/^[^ \t]/ { ns++; line[ns] = $0; key[ns] = ""
