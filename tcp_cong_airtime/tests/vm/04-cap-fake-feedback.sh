@@ -87,10 +87,12 @@ tap_diag "ss lines of airtime connections: $n_air; with a foreign label: $foreig
 tap_ok_if "$(( n_air >= 3 && foreign == 0 ))" \
 	"ss -ti: airtime connections without another algorithm's label (bbr:, dctcp:, vegas)" \
 	"$n_air lines, $foreign with a foreign label"
-n_listed=$(grep ' airtime ' "$AQ_TMP/cap6.air" | grep -c 'airtime:(')
+# (in the read after ss, or only before it for a connection that closed
+# in between)
+n_listed=$(grep ' airtime ' "$AQ_TMP/cap6.air" | grep -c 'airtime:(\|airtime-before:(')
 # the lines that miss it, with their sample's time and the last sample's
 [ "$n_listed" = "$n_air" ] ||
-	tap_diag "not listed: $(grep ' airtime ' "$AQ_TMP/cap6.air" | grep -v 'airtime:(' |
+	tap_diag "not listed: $(grep ' airtime ' "$AQ_TMP/cap6.air" | grep -v 'airtime:(\|airtime-before:(' |
 		head -n 2 | cut -c1-160 | tr '\n' '|') $(grep -o 'at:[0-9.]*' "$AQ_TMP/cap6.air" | tail -n 1)"
 tap_is "$n_listed" "$n_air" "/proc/net/tcp_airtime lists every airtime connection ss shows"
 # the data connection's line: the view as set up (AP, N 2, station = the

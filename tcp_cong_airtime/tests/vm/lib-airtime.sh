@@ -37,15 +37,18 @@ ss_air_sample() {
 # ss_air_join FILE: each connection of each sample of FILE on one line, ss's
 # two lines joined, followed by "airtime:(dir ... rcv_cap N)" from
 # /proc/net/tcp_airtime for a connection that runs airtime (matched by its
-# addresses and ports; the read after ss, else the one before) and "at:T",
-# the sample's time ($EPOCHREALTIME).  A connection without airtime:(...)
-# has no state in either read (not airtime, or ->init not run yet).
+# addresses and ports, from the read after ss) and "at:T", the sample's
+# time ($EPOCHREALTIME).  A connection only the read before ss has (it
+# closed meanwhile) gets "airtime-before:(...)" instead, which the value
+# checks (AIR_AWK's air()) do not read: only the checks that every
+# connection is listed count it.  A connection with neither has no state
+# in either read (not airtime, or ->init not run yet).
 ss_air_join() {
 	awk 'function flush(   i, k) {
 		for (i = 1; i <= ns; i++) {
 			k = key[i]
 			print line[i] (k in A ? " airtime:(" A[k] ")" : \
-				k in B ? " airtime:(" B[k] ")" : "") " at:" t
+				k in B ? " airtime-before:(" B[k] ")" : "") " at:" t
 		}
 		ns = 0; split("", A); split("", B)
 	}
