@@ -47,37 +47,19 @@ phys=($(hwsim_phys))
 R0=/sys/kernel/debug/ieee80211/${phys[0]}/retry
 [ -d "$R0" ] || skip_rest "mac80211 is not patched (no $R0)"
 
-conf=$AQ_TMP/medium-tidconf.json
-medium_config_bss "$AQ_TMP/bss.json" n24 1 5
-jq --argjson snr "$SNR" --argjson ber "$BER" \
-	'.links = [{"from": "ap", "to": "sta1", "snr_db": $snr, "ber": $ber}]' \
-	"$AQ_TMP/bss.json" >"$conf"
-medium_start "$conf" || skip_rest "the medium does not start"
-topo_bss 1 1 g ieee80211n=1 >"$AQ_TMP/topo.log" 2>&1 ||
-	{ tap_diag "$(tail -n 5 "$AQ_TMP/topo.log")"; skip_rest "AP/STA topology failed"; }
-STA_IF=${STA_IFS[0]}
+. "$AQ_TOP/mac80211-retry/tests/vm/lib-medium.sh"
+lossy_link_bss "$SNR" "$BER" >"$AQ_TMP/link.log" 2>&1 ||
+	{ tap_diag "$(tail -n 5 "$AQ_TMP/link.log")"; skip_rest "$(tail -n 1 "$AQ_TMP/link.log")"; }
 STA_MAC=$(ip netns exec sta1 cat /sys/class/net/"$STA_IF"/address)
 iperf3_server sta1 >/dev/null 2>&1
 
-. "$AQ_TOP/mac80211-retry/tests/vm/lib-medium.sh"
 snap() { medium_stats >"$AQ_TMP/$1.json"; cat "$R0/stats" >"$AQ_TMP/$1.r0"; }
 ctr() {
 	echo $(($(awk -v k="$3" '$1 == k {print $2}' "$AQ_TMP/$2.r0") -
 		$(awk -v k="$3" '$1 == k {print $2}' "$AQ_TMP/$1.r0")))
 }
-# hac A B RADIO tries|table AC: the histogram of one access category's
-# UDP frames between two snapshots
-hac() {
-	python3 - "$AQ_TMP/$1.json" "$AQ_TMP/$2.json" "$3" "$4" "$5" <<'PY'
-import json, sys
-a, b = (json.load(open(f)) for f in sys.argv[1:3])
-radio, field, ac = sys.argv[3:6]
-def h(d):
-    r = next(x for x in d["radios"] if x["name"] == radio)
-    return r["ac"][ac]["l4"]["udp"][field][:16]
-print(" ".join(str(y - x) for x, y in zip(h(a), h(b))))
-PY
-}
+# hac A B RADIO tries|table AC: one access category's UDP frames
+hac() { hist_ac "$1" "$2" "$3" "$4" "$5" udp; }
 udp() { # NAME [iperf3 args]: a UDP download AP -> sta1
 	iperf3_client ap 10.0.0.2 -t $T -u -b 20M -l 1400 "${@:2}" \
 		>"$AQ_TMP/iperf-$1.json" 2>/dev/null

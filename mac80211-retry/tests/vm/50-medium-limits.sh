@@ -73,17 +73,11 @@ R1=/sys/kernel/debug/ieee80211/${phys[1]}/retry
 BP=/sys/kernel/debug/ieee80211/${phys[0]}/backpressure
 [ -d "$R0" ] && [ -d "$BP" ] || skip_rest "mac80211 is not patched (no $R0)"
 
-conf=$AQ_TMP/medium-retry.json
-medium_config_bss "$AQ_TMP/bss.json" n24 1 5
-jq --argjson snr "$SNR" --argjson ber "$BER" \
-	'.links = [{"from": "ap", "to": "sta1", "snr_db": $snr, "ber": $ber}]' \
-	"$AQ_TMP/bss.json" >"$conf"
-medium_start "$conf" || skip_rest "the medium does not start"
+. "$AQ_TOP/mac80211-retry/tests/vm/lib-medium.sh"
+lossy_link_bss "$SNR" "$BER" >"$AQ_TMP/link.log" 2>&1 ||
+	{ tap_diag "$(tail -n 5 "$AQ_TMP/link.log")"; skip_rest "$(tail -n 1 "$AQ_TMP/link.log")"; }
 jq -e '.radios[0].ac.BE.l4.tcp.table' <<<"$(medium_stats)" >/dev/null ||
 	skip_rest "the medium does not report rate-table tries (l4.*.table)"
-topo_bss 1 1 g ieee80211n=1 >"$AQ_TMP/topo.log" 2>&1 ||
-	{ tap_diag "$(tail -n 5 "$AQ_TMP/topo.log")"; skip_rest "AP/STA topology failed"; }
-STA_IF=${STA_IFS[0]}
 iperf3_server sta1 >/dev/null 2>&1
 
 wr() { printf '%s' "$1" >"$2" 2>"$AQ_TMP/wr.err"; }
@@ -98,7 +92,6 @@ ctr() {
 	echo $(($(awk -v k="$4" '$1 == k {print $2}' "$AQ_TMP/$2.$3") -
 		$(awk -v k="$4" '$1 == k {print $2}' "$AQ_TMP/$1.$3")))
 }
-. "$AQ_TOP/mac80211-retry/tests/vm/lib-medium.sh"
 # medium AC counter delta, summed over the ACs: A B RADIO KEY
 mctr() {
 	jq -n --slurpfile a "$AQ_TMP/$1.json" --slurpfile b "$AQ_TMP/$2.json" \
