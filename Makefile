@@ -15,10 +15,10 @@ KDIR = $(shell test -f $(AQ_BUILD)/kernel/env || $(AQ_TOP)/scripts/prepare-kerne
 	. $(AQ_BUILD)/kernel/env && echo $$KDIR)
 endif
 
-.PHONY: all modules tc patched check check-ports bisect testbed bench install install-patched \
+.PHONY: all modules tc tools patched check check-ports bisect testbed bench install install-patched \
 	prepare clean distclean help
 
-all: modules tc
+all: modules tc tools
 
 prepare:
 	scripts/install-deps
@@ -32,6 +32,11 @@ tc:
 	@if [ -f sch_ebdp/tc/Makefile ]; then \
 		scripts/prepare-iproute2 && $(MAKE) -C sch_ebdp/tc; \
 	fi
+
+# aq-retry, the command-line tool of the retry policy's nl80211 vendor
+# commands (build/aq-retry/aq-retry)
+tools:
+	$(MAKE) -C mac80211-retry/aq-retry
 
 patched:
 	scripts/build-patched
@@ -61,6 +66,7 @@ bench:
 install: all
 	$(MAKE) -C $(KDIR) M=$(AQ_TOP) INSTALL_MOD_DIR=updates/airqueue modules_install
 	@if [ -f sch_ebdp/tc/Makefile ]; then $(MAKE) -C sch_ebdp/tc install; fi
+	$(MAKE) -C mac80211-retry/aq-retry install
 	depmod -a $(notdir $(patsubst %/build,%,$(realpath $(KDIR))))
 
 # The patched mac80211 / ath9k family / hwsim, for the prepared kernel.
@@ -74,6 +80,7 @@ MODULE_DIRS := sch_ebdp tcp_cong_airtime
 clean:
 	-for d in $(MODULE_DIRS); do $(MAKE) -C $(KDIR) M=$(AQ_TOP)/$$d clean; done
 	@if [ -f sch_ebdp/tc/Makefile ]; then $(MAKE) -C sch_ebdp/tc clean; fi
+	$(MAKE) -C mac80211-retry/aq-retry clean
 	rm -rf $(AQ_BUILD)/patched $(AQ_BUILD)/vm/results results
 
 distclean: clean
@@ -81,7 +88,7 @@ distclean: clean
 
 help:
 	@echo 'airqueue targets:'
-	@echo '  make               build our modules (sch_ebdp, tcp_airtime) and the tc plugin'
+	@echo '  make               build our modules (sch_ebdp, tcp_airtime), the tc plugin and aq-retry'
 	@echo '                     against KDIR (default: the prepared Debian 6.12 headers)'
 	@echo '  make patched       rebuild mac80211, the ath9k family and mac80211_hwsim with'
 	@echo '                     our patch series, into build/patched/modules'
@@ -94,7 +101,7 @@ help:
 	@echo '                     VM, a summary table per paper, results/index.html with plots'
 	@echo '                     (FULL=1: the papers full sweeps, resumable; testbed/run --help)'
 	@echo '  make bench         benchmarks, figures under results/bench/'
-	@echo '  make install       install our modules (updates/airqueue) and q_ebdp.so'
+	@echo '  make install       install our modules (updates/airqueue), q_ebdp.so and aq-retry'
 	@echo '  make install-patched  install the patched mac80211/ath9k for the prepared kernel'
 	@echo '  make prepare       host packages + Debian kernel image/headers/source only'
 	@echo '  make clean         remove build products (keeps the kernel cache in build/)'

@@ -125,6 +125,21 @@ hwsim_phys() {
 # the netdev of a phy (first interface)
 phy_dev() { ls "/sys/class/ieee80211/$1/device/net/" 2>/dev/null | head -n 1; }
 
+# aq-retry, the retry policy's nl80211 tool (mac80211-retry/aq-retry, built
+# on the host by make check and make)
+AQ_RETRY=${AQ_RETRY:-${AQ_BUILD:-${AQ_TOP:-/work/main}/build}/aq-retry/aq-retry}
+
+# aq_retry PHY ARGS...: aq-retry in the network namespace that holds PHY
+aq_retry() {
+	local ns
+	for ns in $(ip netns list | awk '{print $1}'); do
+		ip netns exec "$ns" test -e "/sys/class/ieee80211/$1" || continue
+		ip netns exec "$ns" "$AQ_RETRY" "$@"
+		return
+	done
+	"$AQ_RETRY" "$@"
+}
+
 netns_new() {
 	ip netns add "$1" || return 1
 	ip -n "$1" link set lo up

@@ -249,7 +249,7 @@ namespaces() {
 	done
 	return 0
 }
-export AP_IF AQ_TOP AQ_TMP
+export AP_IF AQ_TOP AQ_TMP AQ_RETRY
 # the model's n* for the scenario's tap-setup options, basic access
 if [ -n "$(P tap_args)" ]; then
 	# shellcheck disable=SC2046
@@ -294,6 +294,23 @@ run_sta_cmds() {
 }
 
 # --- variants --------------------------------------------------------------
+# retry_undo_args SHOW KEY VALUE...: the aq-retry set arguments that put
+# back, from SHOW (aq-retry PHY show), what KEY VALUE... changes
+retry_undo_args() {
+	local show=$1 key
+	shift
+	while [ $# -ge 2 ]; do
+		key=$1
+		shift 2
+		case $key in
+		fixed) awk '$1 == "fixed_ap" {a = $2} $1 == "fixed_sta" {s = $2}
+			END {printf "fixed %s/%s ", a, s}' <<<"$show" ;;
+		prob) awk '$1 == "prob_cs_succ" {printf "prob %s ", $3 == "auto" ? "auto" : $2}' <<<"$show" ;;
+		*) awk -v k="$key" '$1 == k {printf "%s %s ", k, $2}' <<<"$show" ;;
+		esac
+	done
+}
+
 undo=()
 apply_variant() { # INDEX: apply, remembering how to undo in undo[]
 	local k=$1 m key val ns old p
@@ -334,6 +351,23 @@ apply_variant() { # INDEX: apply, remembering how to undo in undo[]
 		done < <(jq -r ".variants[$k].all_debugfs // {} | to_entries[] | [.key, .value] | @tsv" "$job")
 	done
 	undo+=("${all_undo[@]}")
+	# retry: aq-retry settings (mode, fixed, prob and the parameters) on
+	# every AP's and every station's phy, through the retry policy's
+	# nl80211 vendor commands; undone with the values shown before
+	local r_set=() ph old
+	while IFS=$'\t' read -r key val; do
+		[ -n "$key" ] && r_set+=("$key" "$val")
+	done < <(jq -r ".variants[$k].retry // {} | to_entries[] | [.key, (.value | tostring)] | @tsv" "$job")
+	if [ "${#r_set[@]}" -gt 0 ]; then
+		for d in "${aq_ap_dbg[@]}" "${aq_sta_dbg[@]}"; do
+			ph=${d##*/}
+			old=$(aq_retry "$ph" show) || {
+				echo "retry: $ph has no retry policy (patched mac80211?)" >&2; return 1; }
+			undo+=("aq_retry $ph set $(retry_undo_args "$old" "${r_set[@]}")")
+			aq_retry "$ph" set "${r_set[@]}" || {
+				echo "retry: '${r_set[*]}' refused by $ph" >&2; return 1; }
+		done
+	fi
 	local bp
 	bp=$(jq -r ".variants[$k].backpressure // \"\"" "$job")
 	if [ -n "$bp" ]; then

@@ -27,7 +27,7 @@ ROLES = ("linux-default", "baseline", "proposal", "reference")
 TOP_KEYS = {"name", "title", "description", "paper", "clock", "suite",
             "notes", "params", "full", "variant", "plot", "cost"}
 VARIANT_KEYS = {"name", "label", "role", "qdisc", "backpressure", "modules",
-                "cc", "sysctl", "ap_debugfs", "all_debugfs", "ap_exec",
+                "cc", "sysctl", "ap_debugfs", "all_debugfs", "retry", "ap_exec",
                 "ap_undo", "sta_exec", "sta_undo", "note"}
 PLOT_KEYS = {"kind", "title", "metric", "series", "x", "ylabel", "xlabel",
              "log", "cite", "variants"}

@@ -132,7 +132,7 @@ tap_in_range "$(hmax "$st_try")" 3 "$(hmax "$st_tab")" \
 off_mean=$(hmean "$(hist off0 offd ap table $DATA)")	# download only, as below
 
 # fixed 255/255: the policy runs on every frame but has nothing to cut
-wr fixed "$R0/mode"; wr 255/255 "$R0/fixed"
+aq_retry "${phys[0]}" set mode fixed fixed 255/255
 snap u0
 down $T u-down
 snap u1
@@ -148,7 +148,7 @@ tap_in_range "$(hmax "$u_tab")" 4 15 \
 	"fixed 255/255: the medium sees minstrel's long tables, uncut (mean $(hmean "$u_tab") vs off $off_mean)"
 
 # --- fixed 3/2 ------------------------------------------------------------
-wr 3/2 "$R0/fixed"; wr fixed "$R1/mode"; wr 3/2 "$R1/fixed"
+aq_retry "${phys[0]}" set fixed 3/2; aq_retry "${phys[1]}" set mode fixed fixed 3/2
 snap f0
 udp $T f-down
 udp $T f-up -R
@@ -195,7 +195,7 @@ else
 fi
 
 # --- rate -----------------------------------------------------------------
-wr rate "$R0/mode"; wr off "$R1/mode"
+aq_retry "${phys[0]}" set mode rate; aq_retry "${phys[1]}" set mode off
 # the mask must keep the BSS's basic rates (hostapd's for 802.11g: CCK)
 ip netns exec ap iw dev "$AP_IF" set bitrates legacy-2.4 1 2 5.5 11 6 12 \
 	ht-mcs-2.4 0 1 2 2>"$AQ_TMP/iw.err" ||
@@ -214,7 +214,7 @@ tap_diag "rate, rate_hw_cut=0: download $(mbps s-down) Mbit/s" \
 tap_is "$(ctr s0 s1 r0 clamped)" 0 "rate, rate_hw_cut=0: the policy cuts no rate table"
 tap_in_range "$(hmax "$s_ba")" 3 15 "rate, rate_hw_cut=0: the AP's TCP Block Ack frames keep minstrel's tries (more than 2 attempts)"
 
-wr rate_hw_cut=1 "$R0/params"
+aq_retry "${phys[0]}" set rate_hw_cut 1
 down 1 r-warm2
 snap r0
 down 4 r-down		# TCP crawls with 2 tries here: 4 s for enough frames
@@ -227,7 +227,7 @@ tcp_ba=$(hist r0 r1 ap ampdu_tries tcp); tcp_tab=$(hist r0 r1 ap table tcp)
 udp_tab=$(hist r1 r2 ap table udp)
 line=$(grep -v '^#' "$R0/stations" | head -n 1)
 ip netns exec ap iw dev "$AP_IF" set bitrates
-wr rate_hw_cut=0 "$R0/params"
+aq_retry "${phys[0]}" set rate_hw_cut 0
 tap_diag "rate, rate_hw_cut=1: download $(mbps r-down) Mbit/s, UDP $(mbps r-udp) Mbit/s" \
 	"rate, rate_hw_cut=1: ap tcp tries [$tcp_try], in Block Ack sessions [$tcp_ba] (mean $(hmean "$tcp_ba")), table [$tcp_tab]" \
 	"rate: ap udp tries [$udp_try] table [$udp_tab]" \
@@ -245,7 +245,7 @@ tap_in_range "$(hmax "$udp_try")" 3 15 "rate: the AP's UDP frames keep the nativ
 # --- backpressure ---------------------------------------------------------
 # 20-backpressure.sh covers the knobs, noqueue and "off" (UDP from the AP);
 # here the real case: TCP from the wired server, the air the bottleneck
-wr off "$R0/mode"
+aq_retry "${phys[0]}" set mode off
 ip netns exec ap tc qdisc replace dev "$AP_IF" root pfifo limit 1000
 wr "$DEPTH" "$BP/depth"; wr on "$BP/mode"
 # 4 s, sampled every 0.1 s: a 2 s run sampled every 0.2 s once saw the

@@ -81,7 +81,7 @@ for k in 1 2 3; do
 	ip -n sta$k neigh replace 10.$k.0.1 dev "${IFS_OF[sta$k]}" nud permanent \
 		lladdr "$(ip -n ap$k -br link show dev "${IFS_OF[ap$k]}" | awk '{print $3}')"
 	# the policy polls the survey only while it is on
-	printf obss >"${RDIR[ap$k]}/mode"
+	aq_retry "${phys[$((2 * (k - 1)))]}" set mode obss
 done
 
 # survey NS IF: "active busy tx" (ms) of the channel in use
