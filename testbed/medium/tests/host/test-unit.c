@@ -1538,6 +1538,70 @@ static void test_ht20_exchanges(void)
 }
 
 /*
+ * The two HT shapes between those: 40 MHz with one spatial stream and
+ * 20 MHz with two, long GI, 802.11n 5 GHz as above (SIFS 16, DIFS 34,
+ * 1 us propagation, backoff 0).
+ *
+ * HT40 MCS 7: 64-QAM 5/6 on 108 data subcarriers, N_DBPS = 108 * 6 * 5/6
+ * = 540, 135 Mbit/s; one stream, one HT-LTF: preamble 36 us.  One
+ * 1538-octet MPDU: ceil(12326 / 540) = 23 symbols, 36 + 92 = 128 us; the
+ * A-MPDU of four (6174 octets): ceil(49414 / 540) = 92, 36 + 368 = 404 us.
+ *
+ * HT20 MCS 15: two streams of 64-QAM 5/6 on 52 subcarriers, N_DBPS = 2 *
+ * 260 = 520, 130 Mbit/s; two space-time streams take two HT-LTFs
+ * (19.3.9.4.6): preamble 40 us; one BCC encoder below 300 Mbit/s.  One
+ * MPDU: ceil(12326 / 520) = 24 symbols, 40 + 96 = 136 us; the A-MPDU:
+ * ceil(49414 / 520) = 96, 40 + 384 = 424 us.
+ *
+ * Both MCSs map to the non-HT reference rate 54 (64-QAM 5/6), so the ACK
+ * (28 us) and the Block Ack (32 us) go at 24 Mbit/s.
+ */
+static void test_ht_shapes(void)
+{
+	struct tr t[8];
+	int n;
+
+	/* HT40 1 stream: MPDU at 34 for 128, ends 162; ACK at 179 */
+	n = ht_run(AQ_STD_N5, 7, true, false, 1, 1538, false, t, 8);
+	ok(n == 2, "n5 HT40 MCS7: one MPDU and its ACK (%d transmissions)", n);
+	if (n == 2) {
+		tx_is(&t[0], "DATA", 135000, 1538, US(34), US(128),
+		      "n5 HT40 MCS7 MPDU at 34 us, 36 + 4 * 23 = 128 us");
+		tx_is(&t[1], "ACK", 24000, 14, US(179), US(28),
+		      "n5 HT40 MCS7 ACK at 162 + 1 + 16 = 179 us, 28 us at 24");
+	}
+	/* A-MPDU at 34 for 404, ends 438; Block Ack at 455 */
+	n = ht_run(AQ_STD_N5, 7, true, false, 4, 1538, false, t, 8);
+	ok(n == 2, "n5 HT40 MCS7: A-MPDU and Block Ack (%d transmissions)", n);
+	if (n == 2) {
+		EQ(t[0].nfr, 4, "n5 HT40 MCS7: 4 subframes in the A-MPDU");
+		tx_is(&t[0], "DATA", 135000, 6174, US(34), US(404),
+		      "n5 HT40 MCS7 A-MPDU at 34 us, 36 + 4 * 92 = 404 us");
+		tx_is(&t[1], "BA", 24000, 32, US(455), US(32),
+		      "n5 HT40 MCS7 Block Ack at 438 + 1 + 16 = 455 us, 32 us at 24");
+	}
+	/* HT20 2 streams: MPDU at 34 for 136, ends 170; ACK at 187 */
+	n = ht_run(AQ_STD_N5, 15, false, false, 1, 1538, false, t, 8);
+	ok(n == 2, "n5 HT20 MCS15: one MPDU and its ACK (%d transmissions)", n);
+	if (n == 2) {
+		tx_is(&t[0], "DATA", 130000, 1538, US(34), US(136),
+		      "n5 HT20 MCS15 MPDU at 34 us, 40 + 4 * 24 = 136 us");
+		tx_is(&t[1], "ACK", 24000, 14, US(187), US(28),
+		      "n5 HT20 MCS15 ACK at 170 + 1 + 16 = 187 us, 28 us at 24");
+	}
+	/* A-MPDU at 34 for 424, ends 458; Block Ack at 475 */
+	n = ht_run(AQ_STD_N5, 15, false, false, 4, 1538, false, t, 8);
+	ok(n == 2, "n5 HT20 MCS15: A-MPDU and Block Ack (%d transmissions)", n);
+	if (n == 2) {
+		EQ(t[0].nfr, 4, "n5 HT20 MCS15: 4 subframes in the A-MPDU");
+		tx_is(&t[0], "DATA", 130000, 6174, US(34), US(424),
+		      "n5 HT20 MCS15 A-MPDU at 34 us, 40 + 4 * 96 = 424 us");
+		tx_is(&t[1], "BA", 24000, 32, US(475), US(32),
+		      "n5 HT20 MCS15 Block Ack at 458 + 1 + 16 = 475 us, 32 us at 24");
+	}
+}
+
+/*
  * The patched hwsim's ext_attrs line (hwsim-patches 0005): the numbers are
  * the kernel's, so a 6.18 port's (NAN and radar took 30 and 31) parse as
  * well as 6.12's; a malformed line is refused with the reason.
@@ -1613,6 +1677,7 @@ int main(void)
 	test_ht_ref_rate();
 	test_ht_exchanges();
 	test_ht20_exchanges();
+	test_ht_shapes();
 	test_hwsim_ext();
 	printf("1..%d\n", n_test);
 	return n_fail ? 1 : 0;
