@@ -990,6 +990,7 @@ sig_end_rx(struct aq_medium *m, struct aq_tx *tx, unsigned int i,
 			}
 		} else if (m->phy.use_eifs) {
 			r->eifs = true;
+			r->eifs_set++;
 		}
 	}
 	if ((int)i != tx->dst)
@@ -1008,8 +1009,12 @@ static void sig_end_dst(struct aq_medium *m, struct aq_tx *tx, bool dst_locked,
 			/* EIFS after a frame whose PHY header was received and
 			 * whose FCS failed (802.11-2020 10.3.2.3.7); a correct
 			 * frame ends it */
-			if (dst_locked)
-				m->radio[tx->dst].eifs = m->phy.use_eifs && !good;
+			if (dst_locked) {
+				struct aq_radio *d = &m->radio[tx->dst];
+
+				d->eifs = m->phy.use_eifs && !good;
+				d->eifs_set += d->eifs;
+			}
 			radio_update(m, tx->dst);
 		} else {
 			tx->interfered = false;

@@ -236,6 +236,7 @@ struct aq_radio {
 	double rx_sig_mw, rx_interf_max_mw;
 	bool rx_bad;
 	uint64_t rx_hdr_lost;		/* locks lost in a PHY header */
+	uint64_t eifs_set;		/* frames after which EIFS applied */
 	uint32_t epoch;
 	/* exchange in progress */
 	int64_t exch_start;
