@@ -12,6 +12,7 @@
  * tau(p))^(n-1)) is increasing in p on [0, 1).
  */
 #include <math.h>
+#include <stdlib.h>
 #include "bianchi.h"
 
 static double tau_of_p(const struct bianchi_in *in, double p)
@@ -61,8 +62,9 @@ void bianchi_solve(const struct bianchi_in *in, struct bianchi_out *out)
  * ceil(|lag|) slots in which only the group that resumed first contends
  * (n - 2 stations, or the 2 colliders when lag < 0), ended early by the
  * first transmission in it, its last slot (lag - floor(lag)) long if idle.
- * A collision in the window opens a new window.  (lag < 0, the others
- * with EIFS, is not validated: see medium-fidelity.rst, Validation.)
+ * A collision in the window opens a new window.  (For lag < 0, the
+ * others with EIFS, the stationary tau describes the window poorly:
+ * bianchi2_in.race selects the colliders' race below instead.)
  *
  * tau is each station's attempt probability per slot in which it counts
  * (Kumar, Altman, Miorandi and Goyal, IEEE/ACM ToN 15(3), 2007: tau is
@@ -134,10 +136,229 @@ static void l2_eval(const struct bianchi2_in *in, double tau, struct l2_state *o
 	o->S = (s.ps + w * L * sw.ps) * b->payload_us / T;
 }
 
+/*
+ * The window when the colliding stations resume first (lag < 0, race):
+ * the others used EIFS after the collision (they decoded one of the
+ * colliding PHY headers; 10.3.2.3.7) and resume EIFS after its end, the
+ * colliders when their ACKTimeout expires, |lag| slots earlier (33 at
+ * 802.11g with hostapd's basic rates: EIFS holds the ACK at 1 Mbit/s).
+ * The window lasts from the colliders' first slot to the others' and is
+ * ended by the first transmission in it, which is always a collider's: a
+ * success is received by everyone and ends their EIFS (10.3.2.3.7), so
+ * after it all n contend again (DIFS after its ACK), the winner at stage
+ * 0, the losers with what is left of their counters, the others with the
+ * counters they froze; a collision opens a new window.
+ *
+ * In that window the stationary tau is a poor description: each collider
+ * has just drawn a fresh counter at its next stage, uniform on [0, 2^s W
+ * - 1], so the window is a race of those counters.  With stations
+ * decoupled as in Bianchi's chain, a collider's stage at the collision is
+ * that of any attempt, P(i) = (1 - p) p^i (i < m), p^m (i = m), so its
+ * counter has the mixture law h(y) = sum_s P'(s) [y < W_s] / W_s,
+ * s = min(i + 1, m), G(y) = P(counter >= y).  In a window of j colliders
+ * exactly i of them send at window slot y (y = 0 .. K-1, K = ceil(|lag|):
+ * their slot boundary ato + y sigma comes before the others' EIFS ends)
+ * with probability C(j, i) h(y)^i G(y+1)^(j-i): a success if i = 1, else
+ * a window of i colliders; nobody sends in it with G(K)^j, and the window
+ * is then |lag| slots of idle time.  The colliders count y + 1 slots each
+ * in it (the losers decrement in the winner's slot, the slot rule of
+ * 10.23.2.5, as core.c's freeze), or K.
+ *
+ * Outside the windows all n stations contend with one attempt probability
+ * tau_o per slot; a collision of j of them (binomial(n, tau_o)) opens a
+ * window of j.  tau_o is not tau(p): the windows' attempts are fixed by
+ * the race, and what the colliders do not spend there (the losers'
+ * residual counters) they spend in ordinary slots.  Kumar et al.'s
+ * identity holds per station wherever its slots fall (attempts / counted
+ * slots = tau(p), p the collision probability per attempt), so per
+ * ordinary slot
+ *
+ *   n tau_o + A_w = tau(p) (n + C_w)
+ *
+ * with A_w, C_w the attempts and counted slots of the windows that follow
+ * (v_j windows of j colliders per ordinary slot, from the binomial and
+ * the windows' own collisions); p is averaged over the ordinary attempts
+ * (n - 1 others at tau_o) and the window ones, and the fixed point is
+ * sought in p.  Simplifications: a window after a collision in a window
+ * draws its colliders' stages afresh; the colliders' slot grid after an
+ * empty window is taken to be the others'; the fixed point decouples
+ * stations as Bianchi's does.
+ */
+struct race_w {
+	double ps;		/* success per window */
+	double idle;		/* idle slots per window */
+	double cnt;		/* slots counted by the colliders */
+	double att, catt;	/* attempts, colliding attempts */
+};
+
+struct race {
+	int n;
+	struct race_w *w;	/* [j], j = 2 .. n colliders */
+	double *q;		/* [j * (n + 1) + i]: a window of j opens one of i */
+};
+
+static double lbinom(int n, int k)
+{
+	return lgamma(n + 1.0) - lgamma(k + 1.0) - lgamma(n - k + 1.0);
+}
+
+static double pbinom(int n, int k, double h, double g)
+{
+	if (h <= 0.0)
+		return k == 0 ? pow(g, n) : 0.0;
+	if (g <= 0.0)
+		return k == n ? pow(h, n) : 0.0;
+	return exp(lbinom(n, k) + k * log(h) + (n - k) * log(g));
+}
+
+static void race_windows(const struct bianchi_in *b, double p, double a,
+			 struct race *r)
+{
+	int m = b->m, n = r->n, k = (int)ceil(a - 1e-9);
+	double qn[64] = { 0 }, ws[64];
+
+	if (m > 62)
+		m = 62;
+	/* the stage a collider goes to: min(i + 1, m) */
+	for (int i = 0; i <= m; i++) {
+		double qi = i < m ? (1.0 - p) * pow(p, i) : pow(p, m);
+
+		qn[i + 1 < m ? i + 1 : m] += qi;
+	}
+	for (int s = 0; s <= m; s++)
+		ws[s] = ldexp(b->W, s);
+	for (int j = 2; j <= n; j++)
+		r->w[j] = (struct race_w){ 0 };
+	for (int j = 0; j <= n * (n + 1) + n; j++)
+		r->q[j] = 0.0;
+	for (int y = 0; y <= k; y++) {
+		double h = 0.0, g1 = 0.0;
+
+		for (int s = 0; s <= m; s++) {
+			if (y < ws[s])
+				h += qn[s] / ws[s];
+			if (y + 1 < ws[s])
+				g1 += qn[s] * (ws[s] - y - 1) / ws[s];
+		}
+		for (int j = 2; j <= n; j++) {
+			struct race_w *w = &r->w[j];
+
+			if (y == k) {
+				double none = pow(g1 + h, j);	/* G(K)^j */
+
+				w->idle += none * a;
+				w->cnt += none * (double)j * k;
+				continue;
+			}
+			for (int i = 1; i <= j; i++) {
+				double pi = pbinom(j, i, h, g1);
+
+				w->idle += pi * y;
+				w->cnt += pi * (double)j * (y + 1);
+				w->att += pi * i;
+				if (i == 1)
+					w->ps += pi;
+				else
+					w->catt += pi * i;
+				if (i >= 2)
+					r->q[j * (n + 1) + i] += pi;
+			}
+		}
+	}
+}
+
+static void race_eval(const struct bianchi2_in *in, struct race *r, double p,
+		      struct l2_state *o)
+{
+	const struct bianchi_in *b = &in->b;
+	double tau = tau_of_p(b, p), lo = 0.0, hi = 1.0, t = 0.0;
+	double att, col, T, aw = 0, cw = 0, caw = 0, idle = 0, ps = 0, pc = 0;
+	double *v;
+	int n = b->n;
+	struct slot_pr s;
+
+	race_windows(b, p, fabs(in->lag), r);
+	v = &r->q[(n + 1) * (n + 1)];
+	/* n t + A_w(t) - tau (n + C_w(t)) is -n tau at t = 0 and crosses 0
+	 * once (checked at 802.11g, n = 2 .. 200): bisect */
+	for (int it = 0; it <= 100; it++) {
+		t = it < 100 ? 0.5 * (lo + hi) : t;
+		aw = cw = caw = idle = ps = pc = 0.0;
+		/* windows per ordinary slot: v_i = Binom(n, t, i) + sum_j v_j q_ji */
+		for (int i = n; i >= 2; i--) {
+			double x = pbinom(n, i, t, 1.0 - t), qs = 0.0;
+
+			for (int j = i + 1; j <= n; j++)
+				x += v[j] * r->q[j * (n + 1) + i];
+			v[i] = x / (1.0 - r->q[i * (n + 1) + i]);
+			aw += v[i] * r->w[i].att;
+			cw += v[i] * r->w[i].cnt;
+			caw += v[i] * r->w[i].catt;
+			idle += v[i] * r->w[i].idle;
+			ps += v[i] * r->w[i].ps;
+			for (int j = 2; j <= i; j++)
+				qs += r->q[i * (n + 1) + j];
+			pc += v[i] * qs;
+		}
+		if (it == 100)
+			break;
+		if (n * t + aw - tau * (n + cw) > 0)
+			hi = t;
+		else
+			lo = t;
+	}
+	slot_probs(n, t, &s);
+	att = n * t + aw;
+	col = n * t * (1.0 - pow(1.0 - t, n - 1)) + caw;
+	o->p = att > 0 ? col / att : 0.0;
+	T = s.pi * b->sigma + s.ps * b->Ts + s.pc * b->Tc +
+	    idle * b->sigma + ps * b->Ts + pc * b->Tc;
+	o->S = (s.ps + ps) * b->payload_us / T;
+}
+
+static void bianchi2_race(const struct bianchi2_in *in, struct bianchi_out *out)
+{
+	double lo = 0.0, hi = 0.999999, p = 0.0;
+	int n = in->b.n;
+	struct race r = { .n = n };
+	struct l2_state st;
+
+	r.w = calloc(n + 1, sizeof(*r.w));
+	/* q, then v */
+	r.q = calloc((size_t)(n + 1) * (n + 1) + n + 1, sizeof(*r.q));
+	if (!r.w || !r.q) {
+		free(r.w);
+		free(r.q);
+		out->tau = out->p = out->S = NAN;
+		return;
+	}
+	/* g(p) = p - p'(p) is < 0 at 0, > 0 near 1 and crosses 0 once
+	 * (checked as above): bisect */
+	for (int i = 0; i < 200; i++) {
+		p = 0.5 * (lo + hi);
+		race_eval(in, &r, p, &st);
+		if (p - st.p > 0)
+			hi = p;
+		else
+			lo = p;
+	}
+	race_eval(in, &r, p, &st);
+	free(r.w);
+	free(r.q);
+	out->tau = tau_of_p(&in->b, p);
+	out->p = st.p;
+	out->S = st.S;
+}
+
 void bianchi2_solve(const struct bianchi2_in *in, struct bianchi_out *out)
 {
 	double lo = 1e-9, hi = 1.0, tau = 1.0;
 	struct l2_state st;
+
+	if (in->race && in->lag < 0 && in->b.n > 1) {
+		bianchi2_race(in, out);
+		return;
+	}
 
 	/* g(tau) = tau(p(tau)) - tau decreases in tau: bisect */
 	if (in->b.n > 1)

@@ -30,6 +30,14 @@ void bianchi_solve(const struct bianchi_in *in, struct bianchi_out *out);
 struct bianchi2_in {
 	struct bianchi_in b;
 	double lag;		/* slots, real */
+	/*
+	 * lag < 0 only: the window as the colliders' race with the fresh
+	 * counters they draw at their next backoff stage, the attempt rate
+	 * outside the windows set so that every station still makes tau(p)
+	 * attempts per slot it counts (bianchi.c).  0: the window with the
+	 * stationary tau, as for lag > 0.
+	 */
+	int race;
 };
 
 void bianchi2_solve(const struct bianchi2_in *in, struct bianchi_out *out);
