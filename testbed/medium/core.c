@@ -739,9 +739,15 @@ static bool hears(struct aq_medium *m, struct aq_radio *r, struct aq_tx *tx)
 	return !r->freq || !tx->freq || r->freq == tx->freq;
 }
 
+/* noise_dbm in mW, remembered: every signal start and end at every
+ * receiver asks, and the configuration may change noise_dbm at any time */
 static double noise_mw(struct aq_radio *r)
 {
-	return pow(10.0, r->noise_dbm / 10.0);
+	if (r->noise_memo_dbm != r->noise_dbm || !r->noise_memo_mw) {
+		r->noise_memo_mw = pow(10.0, r->noise_dbm / 10.0);
+		r->noise_memo_dbm = r->noise_dbm;
+	}
+	return r->noise_memo_mw;
 }
 
 /* SINR (dB) at r of a signal of sig_mw among everything arriving now */

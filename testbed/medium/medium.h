@@ -218,6 +218,7 @@ struct aq_radio {
 	int hwsim_index;
 	double pos[3];
 	double tx_power_dbm, noise_dbm, cca_dbm;
+	double noise_memo_dbm, noise_memo_mw;	/* noise_mw()'s last */
 	unsigned int freq;		/* 0: not yet known, hears all */
 	struct aq_ac_state ac[AQ_NUM_AC];
 
