@@ -49,7 +49,7 @@ check:
 check-ports:
 	scripts/check-ports $(ARGS)
 
-# Every patch of the series builds on its own (not part of check: ~8 min)
+# Every patch of the series builds on its own (not part of check: ~16 min)
 bisect:
 	scripts/check --phases bisect
 
@@ -96,7 +96,7 @@ help:
 	@echo '                     ends with "N passed, N failed"'
 	@echo '  make check-ports   do the series apply to the oldest and newest Debian 6.12'
 	@echo '                     point releases (ARGS=--all: every one); a table of bases'
-	@echo '  make bisect        every patch of the series builds on its own (~8 min)'
+	@echo '  make bisect        every patch of the series builds on its own (~16 min)'
 	@echo '  make testbed       the results suite: every scenario in its quick form in the'
 	@echo '                     VM, a summary table per paper, results/index.html with plots'
 	@echo '                     (FULL=1: the papers full sweeps, resumable; testbed/run --help)'
