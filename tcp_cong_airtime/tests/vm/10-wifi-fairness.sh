@@ -287,12 +287,13 @@ ss_air_join "$W/rx.sta2.ss" >"$W/rx.sta2.air"
 # the clamp on sta2: rcv_cap (max(theta * RTT, 2 rcv_mss) with the
 # receiver's RTT estimate); the largest seen (data connection only: more
 # than 100 kB received; iperf3's control connection is an airtime socket
-# too)
+# too).  air_any(): a sample the read after ss skipped counts with the
+# read before it (lib-airtime.sh, ss_air_join)
 read -r c_all c_n c_max th_max th_min < <(awk "$AIR_AWK"'/bytes_received:[0-9]+/ {
 		match($0, /bytes_received:[0-9]+/); if (substr($0, RSTART + 15, RLENGTH - 15) + 0 < 100000) next
 		all++
-		if (air("theta") + 0 <= 0) next
-		bw = air("theta") * 8; c = air("rcv_cap")
+		if (air_any("theta") + 0 <= 0) next
+		bw = air_any("theta") * 8; c = air_any("rcv_cap")
 		n++; if (c > cmax) cmax = c; if (bw > bmax) bmax = bw
 		if (n == 1 || bw < bmin) bmin = bw
 	} END { printf "%d %d %d %.3f %.3f\n", all, n, cmax, bmax / 1e6, bmin / 1e6 }' "$W/rx.sta2.air")

@@ -39,10 +39,16 @@ ss_air_sample() {
 # /proc/net/tcp_airtime for a connection that runs airtime (matched by its
 # addresses and ports, from the read after ss) and "at:T", the sample's
 # time ($EPOCHREALTIME).  A connection only the read before ss has (it
-# closed meanwhile) gets "airtime-before:(...)" instead, which the value
-# checks (AIR_AWK's air()) do not read: only the checks that every
-# connection is listed count it.  A connection with neither has no state
-# in either read (not airtime, or ->init not run yet).
+# closed meanwhile, or the read after ss skipped it) gets
+# "airtime-before:(...)" instead, which the value checks (AIR_AWK's air())
+# do not read: only the checks that every connection is listed count it,
+# and air_any() for a check that only needs some recent value.  A
+# connection with neither has no state in either read (not airtime, or
+# ->init not run yet).  The read after ss can skip a live connection:
+# /proc/net/tcp_airtime is read a page at a time and resumes by position,
+# so a connection that leaves the list between two pages shifts the rest
+# by one (seen once in 10-wifi-fairness on 2026-11-27; the cause is
+# inferred from the seq_file code, not traced).
 ss_air_join() {
 	awk 'function flush(   i, k) {
 		for (i = 1; i <= ns; i++) {
@@ -69,6 +75,13 @@ ss_air_join() {
 AIR_AWK='function air(k,   s, i, n, f) {
 	s = $0; i = index(s, "airtime:("); if (!i) return ""
 	s = substr(s, i + 9); sub(/\).*/, "", s); n = split(s, f, " ")
+	for (i = 1; i < n; i++) if (f[i] == k) return f[i + 1]
+	return ""
+}
+function air_any(k,   s, i, n, f) {
+	if (index($0, "airtime:(")) return air(k)
+	s = $0; i = index(s, "airtime-before:("); if (!i) return ""
+	s = substr(s, i + 16); sub(/\).*/, "", s); n = split(s, f, " ")
 	for (i = 1; i < n; i++) if (f[i] == k) return f[i + 1]
 	return ""
 }'
