@@ -42,16 +42,6 @@ fi
 # the first phy's settings as debugfs shows them, one line (every refusal
 # below is aimed at it, by name or by its interface)
 conf() { cat "$D0/mode" "$D0/params" "$D0/prob_cs_succ" | tr '\n' ' '; }
-# aq_retry ARGS... must succeed
-set_ok() { # DESC ARGS...
-	local d=$1
-	shift
-	if aq_retry "$@" >"$AQ_TMP/rt.out" 2>&1; then
-		tap_ok "$d"
-	else
-		tap_fail "$d" "$(cat "$AQ_TMP/rt.out")"
-	fi
-}
 # reject MSG DESC PHY ARGS...: aq-retry must fail with MSG in its error
 # and leave the phy's configuration unchanged
 reject() {
@@ -144,12 +134,12 @@ else
 		"an unprivileged user cannot set (EPERM)"
 fi
 
-set_ok "valid parameters accepted" "$P0" set l_obss 4 l_non_obss 6
+ok aq_retry "$P0" set l_obss 4 l_non_obss 6 -- "valid parameters accepted"
 tap_is "$(key_of "$P0" l_obss)/$(key_of "$P0" l_non_obss)" 4/6 "and read back"
-set_ok "defaults restored" "$P0" set l_obss 3 l_non_obss 7 prob auto
-set_ok "a fixed channel estimate accepted" "$P0" set prob 250
+ok aq_retry "$P0" set l_obss 3 l_non_obss 7 prob auto -- "defaults restored"
+ok aq_retry "$P0" set prob 250 -- "a fixed channel estimate accepted"
 tap_is "$(cat "$D0/prob_cs_succ")" "250 fixed" "debugfs shows the fixed estimate"
-set_ok "and back to the survey" "$P0" set prob auto
+ok aq_retry "$P0" set prob auto -- "and back to the survey"
 
 # --- traffic ------------------------------------------------------------
 if ! topo_ap_sta_server 1 g >"$AQ_TMP/topo.log" 2>&1; then
@@ -165,8 +155,8 @@ traffic 1
 tap_is "$(stat_of "$D0" frames)" 0 "mode off: no frame counted on the AP"
 tap_is "$(stat_of "$D1" frames)" 0 "mode off: no frame counted on the STA"
 
-set_ok "AP phy (in its namespace): mode fixed 3/2" "$P0" set mode fixed fixed 3/2
-set_ok "STA phy: mode fixed" "$P1" set mode fixed
+ok aq_retry "$P0" set mode fixed fixed 3/2 -- "AP phy (in its namespace): mode fixed 3/2"
+ok aq_retry "$P1" set mode fixed -- "STA phy: mode fixed"
 traffic 2
 f0=$(stat_of "$D0" frames); d0=$(stat_of "$D0" done)
 tap_in_range "$f0" 50 100000 "fixed: AP frames counted"
@@ -186,11 +176,7 @@ tap_in_range "$((after - before))" 100 100000000 "rate: STA counts TCP frames"
 aq_retry "$P0" set mode off
 sta_mac=$(ip netns exec sta cat /sys/class/net/"$STA_IF"/address)
 rt_ap() { ip netns exec ap "$AQ_RETRY" "$AP_IF" "$@"; }
-if rt_ap station "$sta_mac" set mode obss >"$AQ_TMP/rt.out" 2>&1; then
-	tap_ok "override for the station accepted"
-else
-	tap_fail "override for the station accepted" "$(cat "$AQ_TMP/rt.out")"
-fi
+ok rt_ap station "$sta_mac" set mode obss -- "override for the station accepted"
 tap_is "$(rt_ap station "$sta_mac" show | awk '$1 == "override" || $1 == "mode" {printf "%s=%s ", $1, $2}')" \
 	"mode=obss override=obss " "the station reads back its override and the mode in force"
 before=$(stat_of "$D0" frames)
