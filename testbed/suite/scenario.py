@@ -41,7 +41,7 @@ COMMON_PARAMS = {
     "ping_interval_s": 0.1, "variants": [], "seeds": 1,
     # the medium's rules (Documentation/testbed/medium-fidelity.rst);
     # every record states the settings in force (medium.delta.settings)
-    "edca": True, "short_slot": True, "basic_rates": [], "capture": False,
+    "edca": True, "short_slot": True, "basic_rates": [], "capture": True,
     "eifs": True,
     # propagation delay per pair from the radios' positions (distance / c),
     # or "fixed": 1 us for every pair

@@ -215,6 +215,14 @@ static void test_airtime(void)
 	ok(fabs(aq_per(&a, &r, 26.0, 1000) - 0.1) < 1e-9, "PER(snr10, 1000 B) = 0.1");
 	ok(aq_per(&a, &r, 40.0, 1500) < 1e-9 && aq_per(&a, &r, 10.0, 1500) > 0.999,
 	   "PER waterfall: ~0 at 40 dB, ~1 at 10 dB");
+	/* short frames: the same waterfall, shifted, not a flat tail */
+	ok(fabs(aq_per(&a, &r, 26.0, 14) - (1.0 - pow(0.9, 0.014))) < 1e-12,
+	   "PER(snr10, 14 B) = 1 - 0.9^(14/1000)");
+	ok(fabs(aq_per(&a, &r, 26.0 - log(679.6 / 9.0) / 2.0, 14) - 0.1) < 0.001,
+	   "a 14-octet ACK's 10 %% point is 2.2 dB below s10 (%.4f)",
+	   aq_per(&a, &r, 26.0 - log(679.6 / 9.0) / 2.0, 14));
+	ok(aq_per(&a, &r, 16.0, 20) > 0.999,
+	   "a 20-octet RTS 10 dB below s10 is lost (%.6f)", aq_per(&a, &r, 16.0, 20));
 }
 
 /* ------------------------------------------------------------ backoff */
