@@ -377,3 +377,74 @@ void bianchi2_solve(const struct bianchi2_in *in, struct bianchi_out *out)
 	out->p = st.p;
 	out->S = st.S;
 }
+
+/*
+ * Capture in two power classes.  The receiver decodes a frame of a strong
+ * station (power far enough above everything else that its SINR supports
+ * the rate) whatever weak stations send in the same slot; two strong
+ * frames, or two weak ones with no strong one, are lost; a weak frame is
+ * decoded only alone.  This is the two-power-level capture of Hadzi-Velkov
+ * and Spasenovski, "The influence of flat Rayleigh fading channel with
+ * hidden terminals and capture over the IEEE 802.11 WLANs", IEEE VTC 2001
+ * Fall, vol. 2, p. 972 (two discrete mean power levels, 20 dB apart),
+ * without their fading (fixed powers, so capture is certain or
+ * impossible) and with Bianchi's chain per class rather than one chain
+ * for all (the fixed point of Kumar et al. per class):
+ *
+ *   p_s = 1 - (1 - tau_s)^(n_s - 1)
+ *   p_w = 1 - (1 - tau_s)^n_s (1 - tau_w)^(n_w - 1)
+ *   tau_c = tau(p_c)              (Bianchi's eq. (7), each class)
+ *   P_i = (1 - tau_s)^n_s (1 - tau_w)^n_w
+ *   P_s = n_s tau_s (1 - tau_s)^(n_s - 1)
+ *       + (1 - tau_s)^n_s n_w tau_w (1 - tau_w)^(n_w - 1)
+ *   S   = P_s E[P] / (P_i sigma + P_s T_s + (1 - P_i - P_s) T_c)
+ *
+ * A slot where a strong frame is captured lasts T_s for everyone: the weak
+ * senders' ACK timeout expires while the ACK is on the air, and they
+ * resume with the others after it.  p_s needs only the strong class (it
+ * is Bianchi's fixed point for n_s stations); p_w then needs only p_w.
+ */
+static double fixed_p(const struct bianchi_in *in, double A, int k)
+{
+	double lo = 0.0, hi = 0.999999, p = 0.0;
+
+	/* p = 1 - A (1 - tau(p))^k; p - (1 - A (1 - tau(p))^k) increases */
+	for (int i = 0; i < 200; i++) {
+		p = 0.5 * (lo + hi);
+		if (p - (1.0 - A * pow(1.0 - tau_of_p(in, p), k)) > 0)
+			hi = p;
+		else
+			lo = p;
+	}
+	return p;
+}
+
+void bianchi_cap_solve(const struct bianchi_in *in, int n_strong,
+		       struct bianchi_cap_out *out)
+{
+	int ns = n_strong, nw = in->n - n_strong;
+	double ts = 0.0, tw = 0.0, ps = 0.0, pw = 0.0, pi, pss, psw, pc, a;
+
+	if (ns > 0) {
+		ps = ns > 1 ? fixed_p(in, 1.0, ns - 1) : 0.0;
+		ts = tau_of_p(in, ps);
+	}
+	if (nw > 0) {
+		a = pow(1.0 - ts, ns);
+		pw = fixed_p(in, a, nw - 1);
+		tw = tau_of_p(in, pw);
+	}
+	pi = pow(1.0 - ts, ns) * pow(1.0 - tw, nw);
+	pss = ns > 0 ? ns * ts * pow(1.0 - ts, ns - 1) : 0.0;
+	psw = nw > 0 ? pow(1.0 - ts, ns) * nw * tw * pow(1.0 - tw, nw - 1) : 0.0;
+	pc = 1.0 - pi - pss - psw;
+	out->tau_s = ts;
+	out->tau_w = tw;
+	out->p_s = ps;
+	out->p_w = pw;
+	a = ns * ts + nw * tw;
+	out->p = a > 0 ? (ns * ts * ps + nw * tw * pw) / a : 0.0;
+	out->S = (pss + psw) * in->payload_us /
+		 (pi * in->sigma + (pss + psw) * in->Ts + pc * in->Tc);
+	out->share_s = pss + psw > 0 ? pss / (pss + psw) : 0.0;
+}

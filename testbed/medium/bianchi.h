@@ -42,4 +42,21 @@ struct bianchi2_in {
 
 void bianchi2_solve(const struct bianchi2_in *in, struct bianchi_out *out);
 
+/*
+ * Capture in two power classes (bianchi.c): n_strong stations whose frames
+ * the receiver decodes over any number of the other n - n_strong (weak)
+ * stations' frames, never over another strong one; a weak frame is
+ * decoded only alone.  Bianchi's chain per class, his slot timing.
+ */
+struct bianchi_cap_out {
+	double tau_s, tau_w;	/* attempt probability per slot, per class */
+	double p_s, p_w;	/* failure probability per attempt, per class */
+	double p;		/* per attempt, over every station */
+	double S;
+	double share_s;		/* the strong class's share of successes */
+};
+
+void bianchi_cap_solve(const struct bianchi_in *in, int n_strong,
+		       struct bianchi_cap_out *out);
+
 #endif

@@ -31,6 +31,15 @@
  * instead adds the difference to T_c; that reading is 3-4 % off the
  * medium at 802.11b, n = 50 (Documentation/testbed/medium-fidelity.rst).
  *
+ * Layer 2, capture: DCF with half the stations near the sink and half far
+ * (75 and 35 dB SNR; every other pair 40 dB), payload capture on (the
+ * default: the SINR decides), at 802.11b, g and a, against
+ * bianchi_cap_solve() (bianchi.c), a chain per power class: a near frame
+ * survives far ones in its slot, never another near one.  Bianchi's
+ * post-collision timing (EIFS off, ACK timeout <= DIFS), so that the rows
+ * check the capture rule and the dcf rows the timing.  Each row also
+ * compares the near stations' share of the successes (within 0.02).
+ *
  * Usage: aqmedium-validate [-n successes] [-s seed] [-o B|b|g|a] [-l 1|2]
  *        [-q] [-e] [-f]
  * (-q: the short form, n = 2, 10, 50; -e: also 802.11g DCF with bystanders
@@ -51,12 +60,23 @@
 static bool strict_freeze;
 
 #define TOL_S	0.03
-#define TOL_P	0.02
+#define TOL_P	0.02	/* also the capture rows' share of successes */
+
+/*
+ * Capture rows: SNR at the sink of the near and the far stations (every
+ * other pair 40 dB).  A far frame alone decodes (35 dB, 9 dB over 54
+ * Mbit/s's 10 % point); a near frame decodes over far ones (40 dB over
+ * each, 33 dB over five); two near or two far frames in a slot lose their
+ * headers (0 dB < pd_snr_db).
+ */
+#define CAP_STRONG_DB	75.0
+#define CAP_WEAK_DB	35.0
 
 struct vres {
 	double S, p;
 	uint64_t events, succ;
 	uint64_t eifs;		/* frames after which a radio used EIFS */
+	double share;		/* capture rows: the strong stations' successes */
 	double cpu;
 };
 
@@ -66,6 +86,7 @@ struct vcase {
 	bool rts;
 	bool edca;		/* layer 2: EDCA (BE, AIFSN 3) or DCF */
 	bool sync;		/* layer 2: bystanders decode colliding headers */
+	bool cap;		/* two power classes at the sink, capture */
 	int n;
 	unsigned int payload, overhead;
 	int rate_idx;
@@ -76,7 +97,7 @@ struct vcase {
 static void setup_phy(const struct vcase *c, struct aq_phy *phy)
 {
 	aq_phy_defaults(phy, c->std);
-	if (c->layer == 2) {
+	if (c->layer == 2 && !c->cap) {
 		/* the defaults: EIFS, ACKTimeout, basic rates, slot; only
 		 * the access mechanism and DCF/EDCA vary.  sync: a PHY that
 		 * decodes the header of one of two equal-power frames (the
@@ -97,6 +118,7 @@ static void setup_phy(const struct vcase *c, struct aq_phy *phy)
 	phy->ack_timeout = phy->sifs + phy->slot;
 	phy->rts_threshold = c->rts ? 0 : 65535;
 	phy->resume_decrement = !strict_freeze;
+	phy->capture = true;	/* the default; only the cap rows need it */
 	/* the model's control frames go at 24 Mbit/s OFDM: an OFDM-only
 	 * BSSBasicRateSet (hostapd's g default would send RTS at 11 CCK) */
 	if (c->std == AQ_STD_G) {
@@ -113,6 +135,7 @@ static void run_emulator(const struct vcase *c, uint64_t target, uint64_t seed,
 	struct aq_sim sim = { 0 };
 	struct aq_phy phy;
 	uint64_t s0 = 0, a0 = 0, f0 = 0, pay0 = 0, succ, att, fail, pay;
+	uint64_t ss0 = 0, ss = 0;
 	int64_t t0 = 0;
 	uint64_t warm = target / 20 + 50;
 	int64_t step;
@@ -143,6 +166,9 @@ static void run_emulator(const struct vcase *c, uint64_t target, uint64_t seed,
 		}
 		aq_sim_add_flow(&sim, &fl);
 	}
+	if (c->cap)	/* the first n / 2 near the sink, the rest far */
+		for (int i = 0; i < c->n; i++)
+			aq_link_set_snr(m, i + 1, 0, i < c->n / 2 ? CAP_STRONG_DB : CAP_WEAK_DB);
 	aq_sim_start(m, &sim);
 	step = 100 * AQ_NS_PER_US * 1000;	/* 100 ms of virtual time */
 	for (int phase = 0; phase < 2; phase++) {
@@ -165,6 +191,8 @@ static void run_emulator(const struct vcase *c, uint64_t target, uint64_t seed,
 				a0 += st->attempts;
 				f0 += st->failures;
 				pay0 += st->payload_ok;
+				if ((int)i <= c->n / 2)
+					ss0 += st->successes;
 			}
 		}
 	}
@@ -175,12 +203,15 @@ static void run_emulator(const struct vcase *c, uint64_t target, uint64_t seed,
 		att += st->attempts;
 		fail += st->failures;
 		pay += st->payload_ok;
+		if ((int)i <= c->n / 2)
+			ss += st->successes;
 	}
 	/* normalised throughput: payload time at the PHY rate / elapsed time */
 	res->S = ((pay - pay0) * 8.0 * 1e6 / c->kbps) / (double)(m->now - t0);
 	res->p = (double)(fail - f0) / (double)(att - a0);
 	res->events = m->st.events;
 	res->succ = succ - s0;
+	res->share = (double)(ss - ss0) / (double)(succ - s0);
 	res->eifs = 0;
 	for (unsigned int i = 0; i < m->n_radios; i++)
 		res->eifs += m->radio[i].eifs_set;
@@ -189,7 +220,8 @@ static void run_emulator(const struct vcase *c, uint64_t target, uint64_t seed,
 	free(m);
 }
 
-static void run_model(const struct vcase *c, struct bianchi_out *out)
+static void run_model(const struct vcase *c, struct bianchi_out *out,
+		      double *share)
 {
 	struct aq_phy phy;
 	struct aq_rate data, ctrl, rrate, crate;
@@ -233,8 +265,18 @@ static void run_model(const struct vcase *c, struct bianchi_out *out)
 		in.Ts = rts + sifs + del + cts + sifs + del + d + sifs + del + ack +
 			difs + del;
 	col = c->rts ? rts : d;
-	if (c->layer == 1) {
+	if (c->layer == 1 || c->cap) {
 		in.Tc = col + difs + del;
+		if (c->cap) {
+			struct bianchi_cap_out co;
+
+			bianchi_cap_solve(&in, c->n / 2, &co);
+			out->tau = co.tau_s;
+			out->p = co.p;
+			out->S = co.S;
+			*share = co.share_s;
+			return;
+		}
 		bianchi_solve(&in, out);
 		return;
 	}
@@ -300,6 +342,8 @@ static const char *acc_name(const struct vcase *c)
 {
 	if (c->layer == 1)
 		return "bianchi";
+	if (c->cap)
+		return "capture";
 	return c->sync ? "dcf+eifs" : c->edca ? "edca" : "dcf";
 }
 
@@ -307,12 +351,15 @@ int main(int argc, char **argv)
 {
 	static const int ns_full[] = { 1, 2, 5, 10, 20, 50 };
 	static const int ns_short[] = { 2, 10, 50 };
-	/* layer, phy, access: 0 DCF, 1 EDCA, 2 DCF + EIFS after collisions */
+	/* layer, phy, access: 0 DCF, 1 EDCA, 2 DCF + EIFS after collisions,
+	 * 3 DCF with two power classes at the sink (capture) */
 	static const struct { int layer; char phy; int acc; } sets[] = {
 		{ 1, 'B', 0 }, { 1, 'g', 0 },
 		{ 2, 'b', 0 }, { 2, 'b', 1 }, { 2, 'g', 0 }, { 2, 'g', 1 },
 		{ 2, 'a', 0 }, { 2, 'a', 1 },
 		{ 2, 'g', 2 },	/* -e only: bianchi2_in.race */
+		/* capture in two power classes: bianchi_cap_solve() */
+		{ 2, 'b', 3 }, { 2, 'g', 3 }, { 2, 'a', 3 },
 	};
 	uint64_t target = 40000, seed = 1;
 	const char *only = NULL;
@@ -361,6 +408,9 @@ int main(int argc, char **argv)
 	printf("#   edca: AIFS[BE] (AIFSN 3, CWmax 1023); dcf+eifs: bystanders decode colliding headers (EIFS)\n");
 	printf("#   eifs: frames after which some radio used EIFS; the model has none, so a dcf or\n");
 	printf("#   edca row with any fails (equal-power collisions must leave every header undecoded)\n");
+	printf("# capture: DCF, n / 2 stations near the sink (75 dB SNR) and n - n / 2 far (35 dB), payload\n");
+	printf("#   capture (the SINR decides), Bianchi's post-collision timing (EIFS off, ACK timeout <= DIFS)\n");
+	printf("#   against bianchi_cap_solve() (bianchi.c); the near stations' share of successes within %.2f\n", TOL_P);
 	printf("%-2s %-4s %-3s %-6s %-9s %-8s %-8s %-7s %-8s %-8s %-7s %-6s %s\n", "L", "phy",
 	       "n", "mode", "access", "S_model", "S_emu", "dS%", "p_model", "p_emu",
 	       "dp", "eifs", "verdict");
@@ -378,27 +428,34 @@ int main(int argc, char **argv)
 				struct vcase c = { 0 };
 				struct bianchi_out mo;
 				struct vres er;
-				double ds, dp;
+				double ds, dp, share = 0;
 				bool ok;
 
 				c.layer = sets[si].layer;
 				set_std(&c, sets[si].phy);
 				c.edca = sets[si].acc == 1;
 				c.sync = sets[si].acc == 2;
+				c.cap = sets[si].acc == 3;
 				c.rts = rts;
 				c.n = ns[k];
-				run_model(&c, &mo);
+				if (c.cap && c.n < 2)
+					continue;	/* two classes */
+				run_model(&c, &mo, &share);
 				run_emulator(&c, target, seed + k, &er);
 				ds = (er.S - mo.S) / mo.S;
 				dp = er.p - mo.p;
 				ok = fabs(ds) <= TOL_S && fabs(dp) <= TOL_P &&
-				     (c.sync || !er.eifs);
+				     (c.sync || !er.eifs) &&
+				     (!c.cap || fabs(er.share - share) <= TOL_P);
 				bad += !ok;
 				rows++;
 				printf("%-2d %-4s %-3d %-6s %-9s %-8.4f %-8.4f %+-7.2f %-8.4f %-8.4f %+-7.4f %-6llu %s\n",
 				       c.layer, pn, c.n, rts ? "rts" : "basic",
 				       acc_name(&c), mo.S, er.S, ds * 100, mo.p, er.p,
 				       dp, (unsigned long long)er.eifs, ok ? "ok" : "FAIL");
+				if (c.cap)
+					printf("#   near stations' share of successes: model %.4f emu %.4f\n",
+					       share, er.share);
 				fflush(stdout);
 			}
 	}
