@@ -389,62 +389,154 @@ void bianchi2_solve(const struct bianchi2_in *in, struct bianchi_out *out)
  * Fall, vol. 2, p. 972 (two discrete mean power levels, 20 dB apart),
  * without their fading (fixed powers, so capture is certain or
  * impossible) and with Bianchi's chain per class rather than one chain
- * for all (the fixed point of Kumar et al. per class):
+ * for all (the fixed point of Kumar et al. per class), in a slot with n_s
+ * strong and n_w weak contenders:
  *
- *   p_s = 1 - (1 - tau_s)^(n_s - 1)
- *   p_w = 1 - (1 - tau_s)^n_s (1 - tau_w)^(n_w - 1)
- *   tau_c = tau(p_c)              (Bianchi's eq. (7), each class)
- *   P_i = (1 - tau_s)^n_s (1 - tau_w)^n_w
- *   P_s = n_s tau_s (1 - tau_s)^(n_s - 1)
- *       + (1 - tau_s)^n_s n_w tau_w (1 - tau_w)^(n_w - 1)
- *   S   = P_s E[P] / (P_i sigma + P_s T_s + (1 - P_i - P_s) T_c)
+ *   P_i  = (1 - tau_s)^n_s (1 - tau_w)^n_w
+ *   P_ss = n_s tau_s (1 - tau_s)^(n_s - 1)            strong success
+ *   P_sw = (1 - tau_s)^n_s n_w tau_w (1 - tau_w)^(n_w - 1)
+ *   P_cs = 1 - (1 - tau_s)^n_s - P_ss                 strong collision
+ *   P_cw = 1 - P_i - P_ss - P_sw - P_cs               weak collision
+ *   p_s  = 1 - (1 - tau_s)^(n_s - 1),  p_w = 1 - (1 - tau_s)^n_s (1 - tau_w)^(n_w - 1)
+ *   tau_c = tau(p_c)                  (Bianchi's eq. (7), each class)
  *
  * A slot where a strong frame is captured lasts T_s for everyone: the weak
- * senders' ACK timeout expires while the ACK is on the air, and they
- * resume with the others after it.  p_s needs only the strong class (it
- * is Bianchi's fixed point for n_s stations); p_w then needs only p_w.
+ * senders' wait for their ACK ends with the ACK on the air, and they
+ * resume with the others after it.  After a collision that nobody
+ * survives the colliders resume lag slots after the others, as in
+ * bianchi2_solve() (lag > 0 only): a window of ceil(lag) slots in which
+ * the others contend, ended by the first transmission in it; a collision
+ * in a window opens a new one.  The window after a strong collision has
+ * n_s - 2 strong and n_w weak contenders, after a weak one n_s and n_w - 2
+ * (every collision taken as one of two stations).  Per ordinary slot, with
+ * v_x the windows of type x (s, w), L_x their expected slots and C_xy the
+ * collisions of type y in a slot of a window of type x:
+ *
+ *   v_s = P_cs + v_s L_s C_ss + v_w L_w C_ws
+ *   v_w = P_cw + v_s L_s C_sw + v_w L_w C_ww
+ *
+ * and p_c is averaged over the attempts of class c in ordinary and window
+ * slots.  lag = 0 is Bianchi's timing: no windows.
  */
-static double fixed_p(const struct bianchi_in *in, double A, int k)
-{
-	double lo = 0.0, hi = 0.999999, p = 0.0;
+struct cap_slot {
+	double pi, pss, psw, pcs, pcw;
+	double as, fs, aw, fw;	/* attempts and failures per class */
+};
 
-	/* p = 1 - A (1 - tau(p))^k; p - (1 - A (1 - tau(p))^k) increases */
-	for (int i = 0; i < 200; i++) {
-		p = 0.5 * (lo + hi);
-		if (p - (1.0 - A * pow(1.0 - tau_of_p(in, p), k)) > 0)
-			hi = p;
-		else
-			lo = p;
-	}
-	return p;
+static void cap_slot(int ns, int nw, double ts, double tw, struct cap_slot *c)
+{
+	double a, b, a1, b1;
+
+	if (ns < 0)
+		ns = 0;
+	if (nw < 0)
+		nw = 0;
+	a = pow(1.0 - ts, ns);
+	b = pow(1.0 - tw, nw);
+	a1 = ns > 0 ? pow(1.0 - ts, ns - 1) : 0.0;
+	b1 = nw > 0 ? pow(1.0 - tw, nw - 1) : 0.0;
+	c->pi = a * b;
+	c->pss = ns * ts * a1;
+	c->psw = a * nw * tw * b1;
+	c->pcs = 1.0 - a - c->pss;
+	c->pcw = 1.0 - c->pi - c->pss - c->psw - c->pcs;
+	if (c->pcs < 0)
+		c->pcs = 0;
+	if (c->pcw < 0)
+		c->pcw = 0;
+	c->as = ns * ts;
+	c->fs = ns * ts * (1.0 - a1);
+	c->aw = nw * tw;
+	c->fw = nw * tw * (1.0 - a * b1);
 }
 
-void bianchi_cap_solve(const struct bianchi_in *in, int n_strong,
+struct cap_eval {
+	double p_s, p_w, S, share;
+};
+
+static void cap_eval(const struct bianchi_cap_in *in, double ts, double tw,
+		     struct cap_eval *o)
+{
+	const struct bianchi_in *b = &in->b;
+	int ns = in->n_strong, nw = b->n - in->n_strong;
+	int k = in->lag > 0 ? (int)ceil(in->lag - 1e-9) : 0;
+	struct cap_slot s, x[2];
+	double L[2] = { 0, 0 }, idle[2] = { 0, 0 }, v[2], det;
+	double as, fs, aw, fw, succ, ssucc, T;
+
+	cap_slot(ns, nw, ts, tw, &s);
+	cap_slot(ns - 2, nw, ts, tw, &x[0]);	/* after a strong collision */
+	cap_slot(ns, nw - 2, ts, tw, &x[1]);	/* after a weak one */
+	for (int t = 0; t < 2; t++)
+		for (int j = 1; j <= k; j++) {
+			double f = in->lag - (j - 1) < 1.0 ? in->lag - (j - 1) : 1.0;
+
+			L[t] += pow(x[t].pi, j - 1);
+			idle[t] += f * pow(x[t].pi, j);
+		}
+	/* (1 - L_s C_ss) v_s - L_w C_ws v_w = P_cs
+	 * -L_s C_sw v_s + (1 - L_w C_ww) v_w = P_cw */
+	{
+		double a11 = 1.0 - L[0] * x[0].pcs, a12 = -L[1] * x[1].pcs;
+		double a21 = -L[0] * x[0].pcw, a22 = 1.0 - L[1] * x[1].pcw;
+
+		det = a11 * a22 - a12 * a21;
+		v[0] = det > 0 ? (s.pcs * a22 - a12 * s.pcw) / det : 0.0;
+		v[1] = det > 0 ? (a11 * s.pcw - a21 * s.pcs) / det : 0.0;
+	}
+	as = s.as;
+	fs = s.fs;
+	aw = s.aw;
+	fw = s.fw;
+	ssucc = s.pss;
+	succ = s.pss + s.psw;
+	T = s.pi * b->sigma + (s.pss + s.psw) * b->Ts + (s.pcs + s.pcw) * b->Tc;
+	for (int t = 0; t < 2; t++) {
+		double w = v[t] * L[t];
+
+		as += w * x[t].as;
+		fs += w * x[t].fs;
+		aw += w * x[t].aw;
+		fw += w * x[t].fw;
+		ssucc += w * x[t].pss;
+		succ += w * (x[t].pss + x[t].psw);
+		T += v[t] * b->sigma * idle[t] +
+		     w * ((x[t].pss + x[t].psw) * b->Ts + (x[t].pcs + x[t].pcw) * b->Tc);
+	}
+	o->p_s = as > 0 ? fs / as : 0.0;
+	o->p_w = aw > 0 ? fw / aw : 0.0;
+	o->S = succ * b->payload_us / T;
+	o->share = succ > 0 ? ssucc / succ : 0.0;
+}
+
+void bianchi_cap_solve(const struct bianchi_cap_in *in,
 		       struct bianchi_cap_out *out)
 {
-	int ns = n_strong, nw = in->n - n_strong;
-	double ts = 0.0, tw = 0.0, ps = 0.0, pw = 0.0, pi, pss, psw, pc, a;
+	int ns = in->n_strong, nw = in->b.n - in->n_strong;
+	double ps = 0.0, pw = 0.0, ts, tw, a;
+	struct cap_eval e;
 
-	if (ns > 0) {
-		ps = ns > 1 ? fixed_p(in, 1.0, ns - 1) : 0.0;
-		ts = tau_of_p(in, ps);
+	/* damped iteration of (p_s, p_w) -> the p's of tau(p_s), tau(p_w) */
+	for (int i = 0; i < 20000; i++) {
+		double dps, dpw;
+
+		cap_eval(in, tau_of_p(&in->b, ps), tau_of_p(&in->b, pw), &e);
+		dps = e.p_s - ps;
+		dpw = e.p_w - pw;
+		ps += 0.5 * dps;
+		pw += 0.5 * dpw;
+		if (fabs(dps) < 1e-13 && fabs(dpw) < 1e-13)
+			break;
 	}
-	if (nw > 0) {
-		a = pow(1.0 - ts, ns);
-		pw = fixed_p(in, a, nw - 1);
-		tw = tau_of_p(in, pw);
-	}
-	pi = pow(1.0 - ts, ns) * pow(1.0 - tw, nw);
-	pss = ns > 0 ? ns * ts * pow(1.0 - ts, ns - 1) : 0.0;
-	psw = nw > 0 ? pow(1.0 - ts, ns) * nw * tw * pow(1.0 - tw, nw - 1) : 0.0;
-	pc = 1.0 - pi - pss - psw;
+	ts = ns > 0 ? tau_of_p(&in->b, ps) : 0.0;
+	tw = nw > 0 ? tau_of_p(&in->b, pw) : 0.0;
+	cap_eval(in, ts, tw, &e);
 	out->tau_s = ts;
 	out->tau_w = tw;
 	out->p_s = ps;
 	out->p_w = pw;
 	a = ns * ts + nw * tw;
 	out->p = a > 0 ? (ns * ts * ps + nw * tw * pw) / a : 0.0;
-	out->S = (pss + psw) * in->payload_us /
-		 (pi * in->sigma + (pss + psw) * in->Ts + pc * in->Tc);
-	out->share_s = pss + psw > 0 ? pss / (pss + psw) : 0.0;
+	out->S = e.S;
+	out->share_s = e.share;
 }

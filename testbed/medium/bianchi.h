@@ -46,8 +46,15 @@ void bianchi2_solve(const struct bianchi2_in *in, struct bianchi_out *out);
  * Capture in two power classes (bianchi.c): n_strong stations whose frames
  * the receiver decodes over any number of the other n - n_strong (weak)
  * stations' frames, never over another strong one; a weak frame is
- * decoded only alone.  Bianchi's chain per class, his slot timing.
+ * decoded only alone.  Bianchi's chain per class; lag as bianchi2_in's
+ * (>= 0: the colliders resume lag slots after the others).
  */
+struct bianchi_cap_in {
+	struct bianchi_in b;
+	int n_strong;
+	double lag;
+};
+
 struct bianchi_cap_out {
 	double tau_s, tau_w;	/* attempt probability per slot, per class */
 	double p_s, p_w;	/* failure probability per attempt, per class */
@@ -56,7 +63,7 @@ struct bianchi_cap_out {
 	double share_s;		/* the strong class's share of successes */
 };
 
-void bianchi_cap_solve(const struct bianchi_in *in, int n_strong,
+void bianchi_cap_solve(const struct bianchi_cap_in *in,
 		       struct bianchi_cap_out *out);
 
 #endif
