@@ -1135,6 +1135,10 @@ static void final_status(struct aq_medium *m, struct aq_radio *r,
 			st->ampdu_tries_hist[l4]
 				[f->attempts < AQ_TRIES_HIST ? f->attempts :
 				 AQ_TRIES_HIST - 1]++;
+		for (int e = 1; e < AQ_MAX_RATES && f->rates[e].idx >= 0; e++)
+			if (f->rates[e].idx != f->rates[0].idx ||
+			    f->rates[e].flags != f->rates[0].flags)
+				st->fallback_tries[l4] += f->used[e];
 	}
 	if (m->ops.tx_status)
 		m->ops.tx_status(m, f, acked);

@@ -193,6 +193,9 @@ struct aq_ac_stats {
 	/* tries_hist of the frames the kernel marked as Block Ack session
 	 * frames (A-MPDU subframes, or aggregable) only */
 	uint64_t ampdu_tries_hist[AQ_NUM_L4][AQ_TRIES_HIST];
+	/* attempts made at a table entry whose rate or protection differs
+	 * from the first entry's (rate control's fallbacks), at completion */
+	uint64_t fallback_tries[AQ_NUM_L4];
 	uint64_t internal_collisions, rts_attempts, rts_failures;
 	uint64_t txop_continuations;	/* exchanges sent SIFS after the last */
 	uint64_t frames, ampdus, ampdu_subframes, bytes_ok, payload_ok;

@@ -22,7 +22,9 @@ static const char * const l4_name[AQ_NUM_L4] = {
  * the same for the tries the frame's rate table allowed (sum of counts);
  * "ampdu_tries": "tries" of the frames the kernel marked as Block Ack
  * session frames only (HWSIM_TX_CTL_AMPDU, or aggregable QoS data at HT
- * rates from a stock hwsim).
+ * rates from a stock hwsim); "fallback": attempts made at a table entry
+ * whose rate or flags (RTS/CTS, width, guard interval) differ from the
+ * first entry's: rate control's fallbacks.
  */
 static void print_l4(FILE *o, const struct aq_ac_stats *s)
 {
@@ -39,7 +41,7 @@ static void print_l4(FILE *o, const struct aq_ac_stats *s)
 		for (int t = 0; t < AQ_TRIES_HIST; t++)
 			fprintf(o, "%s%" PRIu64, t ? ", " : "",
 				s->ampdu_tries_hist[k][t]);
-		fprintf(o, "]}");
+		fprintf(o, "], \"fallback\": %" PRIu64 "}", s->fallback_tries[k]);
 	}
 	fprintf(o, "}");
 }

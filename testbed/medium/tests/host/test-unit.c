@@ -520,6 +520,8 @@ static void test_rate_table(void)
 	   "table histogram: its 2+3+1 tries in bucket 6");
 	EQ(m->radio[a].ac[AQ_AC_BE].st.ampdu_tries_hist[AQ_L4_OTHER][6], 0,
 	   "ampdu tries histogram: a frame not marked for Block Ack not in it");
+	EQ(m->radio[a].ac[AQ_AC_BE].st.fallback_tries[AQ_L4_OTHER], 4,
+	   "fallback: the 3 + 1 attempts at 36 and 6 Mbit/s");
 	free(buf);
 	done(m);
 
@@ -552,6 +554,27 @@ static void test_rate_table(void)
 	   "table histogram: nothing in the bucket of the attempts used");
 	EQ(m->radio[a].ac[AQ_AC_BE].st.ampdu_tries_hist[AQ_L4_OTHER][4], 1,
 	   "ampdu tries histogram: the frame marked for Block Ack in bucket 4");
+	EQ(m->radio[a].ac[AQ_AC_BE].st.fallback_tries[AQ_L4_OTHER], 2,
+	   "fallback: the 2 attempts at 36 Mbit/s (of 4)");
+	done(m);
+
+	/* the same rate twice (a table cut to its first entry, in copies)
+	 * is no fallback; the same rate with RTS/CTS is */
+	m = mk(AQ_STD_G, false, 9);
+	k = aq_radio_add(m, "sink", NULL);
+	a = aq_radio_add(m, "a", NULL);
+	aq_link_set_snr(m, a, k, -30);
+	f = mkframe(a, k, 500, 11, 2, 2412);
+	f->rates[1] = f->rates[0];
+	f->rates[2] = f->rates[0];
+	f->rates[2].count = 1;
+	f->rates[2].flags |= HWSIM_TX_RC_USE_RTS_CTS;
+	aq_enqueue(m, f);
+	aq_run_until(m, AQ_NS_PER_S);
+	EQ(m->radio[a].ac[AQ_AC_BE].st.tries_hist[AQ_L4_OTHER][5], 1,
+	   "copies of the first entry: 2 + 2 + 1 attempts");
+	EQ(m->radio[a].ac[AQ_AC_BE].st.fallback_tries[AQ_L4_OTHER], 1,
+	   "fallback: only the attempt with RTS/CTS");
 	done(m);
 
 	/* no-ack (broadcast) frames: one attempt, not acknowledged */
