@@ -2,23 +2,56 @@
 /*
  * eBDP, ALT and A* buffer sizing: the algorithm, apart from the qdisc glue.
  *
- * Li, Leith and Malone ("Buffer sizing for 802.11 based networks", IEEE/ACM
- * ToN 19(1), 2011) size the transmit buffer of an 802.11 station so that it
- * holds about Tmax worth of packets at the rate the MAC currently achieves:
+ * Sources, and what has been checked against which (issue #19):
  *
- *   Tserv(k+1) = (1 - W) * Tserv(k) + W * (te - ts)            (MAC, per ACK)
- *   Q_eBDP     = min(Tmax / Tserv + c, Qmax)                   (per enqueue)
+ *  [ToN]  T. Li, D. Leith, D. Malone, "Buffer Sizing for 802.11-Based
+ *         Networks", IEEE/ACM Trans. Networking 19(1), Feb. 2011,
+ *         doi:10.1109/TNET.2010.2089992; preprint arXiv:1101.0562.
+ *         The primary source of all three rules.
+ *  [CNC]  T. Li, D. Leith, "Adaptive buffer sizing for TCP flows in
+ *         802.11e WLANs", ChinaCom 2008, doi:10.1109/CHINACOM.2008.4684957.
+ *  [IJCCT] C. V. Babu, P. Harini, "eBDP buffer sizing strategy 802.11 based
+ *         WLANs", IJCCT 6(2), 2015, art. 14: a summary of [ToN]; the copy
+ *         used here is ../shared/papers/ebdp-buffer-sizing.txt.
+ *  [ADT]  C. M. Kellett, R. N. Shorten, D. J. Leith, "Sizing Internet
+ *         router buffers, active queue management, and the Lur'e problem":
+ *         an AQM that adapts a drop-tail buffer's size to hold a target
+ *         link utilisation with the smallest buffer; and "Adaptive tuning
+ *         of drop-tail buffers for reducing queueing delays" (active
+ *         drop-tail).  Earlier work of the kind ALT belongs to; which
+ *         of them [ToN] builds ALT on was not checked.
+ *
+ * Only the abstracts and front matter of [ToN], [CNC] and [ADT] could be
+ * read through the project's search tool (no stored copy reaches the body
+ * of [ToN]); the body text read is that of [IJCCT].  So:
+ *
+ * eBDP, checked against [IJCCT] (its algorithms 1 and 2, which follow
+ * [ToN], and the text around them: ll. 105-173 of the copy):
+ *
+ *   Tserv(k+1) = (1 - W) * Tserv(k) + W * (te - ts)       (MAC, per ACK)
+ *   Q_eBDP     = min(Tmax / Tserv + c, Qmax)               (per enqueue)
  *
  * ts is when a packet reaches the head of the interface queue (leaves the
  * qdisc), te when its MAC ACK arrives; Tserv is therefore the mean MAC
  * service time per packet and 1/Tserv the service rate, so Tmax/Tserv is
- * the bandwidth-delay product for a queueing delay of Tmax.  c packets of
- * over-provisioning absorb short-term fluctuations of the service rate.  A
+ * the bandwidth-delay product for a queueing delay of Tmax.  The paper
+ * first states the rule without c and then adds c packets of
+ * over-provisioning against short-term fluctuations of the service rate,
+ * found empirically; c = 5 and Tmax = 200 ms are the values it uses.  A
  * packet arriving when the queue already holds Q_eBDP packets is dropped
- * (drop tail).
+ * (drop tail).  Qmax = 400 is the fixed buffer the paper compares against
+ * (its throughput efficiency is relative to a 400-packet buffer); that it
+ * is also the cap in the rule above is this implementation's reading.  W
+ * is not given in [IJCCT] ("considered in detail later"); see
+ * Documentation/networking/sch_ebdp.rst, "Choice of W".
  *
- * ALT (Adaptive Limit Tuning) sizes the buffer from the link's utilisation
- * instead: at the end of each interval k,
+ * ALT and A*: NOT verified.  [IJCCT] names ALT only in a heading and A*
+ * only in its results and conclusions; neither rule nor any constant is
+ * in its text, and the search tool gave no access to [ToN] or [ADT]
+ * beyond their abstracts.  What follows is the form this
+ * implementation uses, from SPEC 2's recollection of [ToN]; section and
+ * equation numbers of [ToN] are not cited because they could not be
+ * checked.  At the end of each interval k,
  *
  *   q_ALT(k+1) = q_ALT(k) + a * T_I(k) - b * T_B(k),  clamped to [qmin, qmax]
  *
@@ -26,12 +59,18 @@
  * in the interval.  Idle time means the link went unused, so the buffer
  * grows; busy time means a standing queue, so it shrinks.  In equilibrium
  * a * T_I = b * T_B, i.e. the buffer is busy a / (a + b) of the time (91%
- * for the recalled a = 10, b = 1).  A* combines both:
+ * for a = 10, b = 1).  That [ADT] regulates utilisation by adapting a
+ * drop-tail buffer is consistent with this form, but neither the form nor
+ * a = 10, b = 1 (recalled, unverified), the 1 s interval, qmin = 5 and the
+ * start at q_ALT = Qmax (this implementation's choices) are confirmed by a
+ * source read; all are settable with tc.  A* combines both:
  *
  *   Q_A* = min(q_ALT, Q_eBDP)
  *
  * so that ALT can only shrink the buffer below the BDP, where statistical
  * multiplexing of many flows lets a smaller buffer keep the link busy.
+ * Before relying on ALT or A* figures, check these against the ALT and A*
+ * section of [ToN] and replace "unverified" here with its equation numbers.
  *
  * Units and fixed point (no floating point in the kernel):
  *  - times in microseconds (u32);
@@ -59,7 +98,10 @@
 #define EBDP_WEIGHT_SHIFT	16
 #define EBDP_WEIGHT_ONE		BIT(EBDP_WEIGHT_SHIFT)	/* W = 1 */
 
-/* Defaults (SPEC 2; the paper's values) */
+/*
+ * Defaults (SPEC 2).  TMAX, C: [ToN] via [IJCCT]; QMAX: its fixed-buffer
+ * baseline; WEIGHT: ours; QMIN, ALT_A, ALT_B, INTERVAL: unverified (above).
+ */
 #define EBDP_DEF_TMAX_US	(200 * USEC_PER_MSEC)	/* target delay */
 #define EBDP_DEF_C		5			/* packets */
 #define EBDP_DEF_QMAX		400			/* packets */

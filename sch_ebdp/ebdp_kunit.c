@@ -191,6 +191,115 @@ static void ebdp_test_modes(struct kunit *test)
 			1ULL);
 }
 
+/*
+ * One case per rule, on the defaults, with the arithmetic written out.
+ * Sources and what is verified: the header comment of ebdp.h.
+ */
+
+/*
+ * eBDP ([ToN] via [IJCCT] algorithms 1 and 2): Tserv(k+1) = (1 - W) Tserv(k)
+ * + W (te - ts) per ACK, Q_eBDP = min(Tmax / Tserv + c, Qmax) per packet.
+ */
+static void ebdp_test_paper_ebdp_rule(struct kunit *test)
+{
+	u64 t;
+
+	/* the paper's Tmax and c, and its 400-packet fixed buffer */
+	KUNIT_EXPECT_EQ(test, EBDP_DEF_TMAX_US, 200000L);
+	KUNIT_EXPECT_EQ(test, EBDP_DEF_C, 5);
+	KUNIT_EXPECT_EQ(test, EBDP_DEF_QMAX, 400);
+
+	/* Tserv 2.5 ms: 200 / 2.5 = 80, + 5 = 85 */
+	KUNIT_EXPECT_EQ(test, ebdp_bdp_limit(EBDP_DEF_TMAX_US, FP(2500),
+					     EBDP_DEF_C, EBDP_DEF_QMAX), 85U);
+	/* Tserv 0.625 ms: 200 / 0.625 = 320, + 5 = 325 */
+	KUNIT_EXPECT_EQ(test, ebdp_bdp_limit(EBDP_DEF_TMAX_US, FP(625),
+					     EBDP_DEF_C, EBDP_DEF_QMAX), 325U);
+	/* Tserv 0.5 ms: 200 / 0.5 = 400, + 5 = 405 > 400: Qmax = 400 */
+	KUNIT_EXPECT_EQ(test, ebdp_bdp_limit(EBDP_DEF_TMAX_US, FP(500),
+					     EBDP_DEF_C, EBDP_DEF_QMAX), 400U);
+	/* the first form, without c: 200 / 2.5 = 80 */
+	KUNIT_EXPECT_EQ(test, ebdp_bdp_limit(EBDP_DEF_TMAX_US, FP(2500), 0,
+					     EBDP_DEF_QMAX), 80U);
+
+	/* one EWMA step, W = 1/64: 2000 + (2640 - 2000) / 64 = 2010 us */
+	t = ebdp_tserv_update(FP(2000), 2640, EBDP_DEF_WEIGHT);
+	KUNIT_EXPECT_EQ(test, t, FP(2010));
+	/* and down: 2010 - (2010 - 730) / 64 = 2010 - 20 = 1990 us */
+	t = ebdp_tserv_update(t, 730, EBDP_DEF_WEIGHT);
+	KUNIT_EXPECT_EQ(test, t, FP(1990));
+	/* 200 / 1.99 = 100.5 -> 100, + 5 = 105 */
+	KUNIT_EXPECT_EQ(test, ebdp_bdp_limit(EBDP_DEF_TMAX_US, t, EBDP_DEF_C,
+					     EBDP_DEF_QMAX), 105U);
+}
+
+/*
+ * ALT (unverified against [ToN], see ebdp.h): q(k+1) = q(k) + a T_I(k) -
+ * b T_B(k), clamped to [qmin, qmax]; defaults a = 10/s, b = 1/s, 1 s.
+ */
+static void ebdp_test_paper_alt_rule(struct kunit *test)
+{
+	u64 q;
+
+	KUNIT_EXPECT_EQ(test, EBDP_DEF_ALT_A, 10);
+	KUNIT_EXPECT_EQ(test, EBDP_DEF_ALT_B, 1);
+	KUNIT_EXPECT_EQ(test, EBDP_DEF_INTERVAL_US, 1000000L);
+	KUNIT_EXPECT_EQ(test, EBDP_DEF_QMIN, 5);
+
+	/*
+	 * 1 s interval, idle 0.3 s, busy 0.7 s, from 100:
+	 * 100 + 10 * 0.3 - 1 * 0.7 = 102.3 packets.  In << 16:
+	 * 6553600 + 196608 - floor(0.7 * 65536 = 45875.2) = 6704333.
+	 */
+	q = ebdp_alt_update(FP(100), 300000, 700000, EBDP_DEF_ALT_A,
+			    EBDP_DEF_ALT_B, EBDP_DEF_QMIN, EBDP_DEF_QMAX);
+	KUNIT_EXPECT_EQ(test, q, 6704333ULL);
+	KUNIT_EXPECT_EQ(test, ebdp_alt_limit(q), 102U);
+
+	/* equilibrium a T_I = b T_B: idle 1/11, busy 10/11 of 1.1 s: +1 - 1 */
+	KUNIT_EXPECT_EQ(test, ebdp_alt_update(FP(100), 100000, 1000000,
+					      EBDP_DEF_ALT_A, EBDP_DEF_ALT_B,
+					      EBDP_DEF_QMIN, EBDP_DEF_QMAX),
+			FP(100));
+
+	/* busy all of 1 s: 100 - 1 = 99 */
+	KUNIT_EXPECT_EQ(test, ebdp_alt_update(FP(100), 0, 1000000,
+					      EBDP_DEF_ALT_A, EBDP_DEF_ALT_B,
+					      EBDP_DEF_QMIN, EBDP_DEF_QMAX),
+			FP(99));
+	/* idle all of 1 s near the top: 395 + 10 = 405 -> qmax 400 */
+	KUNIT_EXPECT_EQ(test, ebdp_alt_update(FP(395), 1000000, 0,
+					      EBDP_DEF_ALT_A, EBDP_DEF_ALT_B,
+					      EBDP_DEF_QMIN, EBDP_DEF_QMAX),
+			FP(400));
+	/* busy all of 1 s at the floor: 5 - 1 = 4 -> qmin 5 */
+	KUNIT_EXPECT_EQ(test, ebdp_alt_update(FP(5), 0, 1000000,
+					      EBDP_DEF_ALT_A, EBDP_DEF_ALT_B,
+					      EBDP_DEF_QMIN, EBDP_DEF_QMAX),
+			FP(5));
+}
+
+/* A* (unverified against [ToN], see ebdp.h): min(q_ALT, Q_eBDP). */
+static void ebdp_test_paper_astar_rule(struct kunit *test)
+{
+	u32 bdp_slow = ebdp_bdp_limit(EBDP_DEF_TMAX_US, FP(2500), EBDP_DEF_C,
+				      EBDP_DEF_QMAX);	/* 80 + 5 = 85 */
+	u32 bdp_fast = ebdp_bdp_limit(EBDP_DEF_TMAX_US, FP(625), EBDP_DEF_C,
+				      EBDP_DEF_QMAX);	/* 320 + 5 = 325 */
+	u32 alt = ebdp_alt_limit(6704333ULL);		/* 102.3 -> 102 */
+
+	KUNIT_EXPECT_EQ(test, bdp_slow, 85U);
+	KUNIT_EXPECT_EQ(test, bdp_fast, 325U);
+	KUNIT_EXPECT_EQ(test, alt, 102U);
+	/* slow link: eBDP bounds the delay, min(102, 85) = 85 */
+	KUNIT_EXPECT_EQ(test, ebdp_limit(EBDP_M_ASTAR, bdp_slow, alt), 85U);
+	/* fast link: ALT shrinks below the BDP, min(102, 325) = 102 */
+	KUNIT_EXPECT_EQ(test, ebdp_limit(EBDP_M_ASTAR, bdp_fast, alt), 102U);
+	/* the single-rule modes give each side unchanged */
+	KUNIT_EXPECT_EQ(test, ebdp_limit(EBDP_M_EBDP, bdp_fast, alt), 325U);
+	KUNIT_EXPECT_EQ(test, ebdp_limit(EBDP_M_ALT, bdp_fast, alt), 102U);
+}
+
 static struct kunit_case ebdp_core_cases[] = {
 	KUNIT_CASE(ebdp_test_limit_formula),
 	KUNIT_CASE(ebdp_test_limit_edges),
@@ -199,6 +308,9 @@ static struct kunit_case ebdp_core_cases[] = {
 	KUNIT_CASE(ebdp_test_ewma_noise),
 	KUNIT_CASE(ebdp_test_alt_update),
 	KUNIT_CASE(ebdp_test_modes),
+	KUNIT_CASE(ebdp_test_paper_ebdp_rule),
+	KUNIT_CASE(ebdp_test_paper_alt_rule),
+	KUNIT_CASE(ebdp_test_paper_astar_rule),
 	{}
 };
 
