@@ -72,6 +72,7 @@ static const struct {
 	{ "ladder_b3", AIRQUEUE_RETRY_ATTR_LADDER_B3 },
 	{ "ewma_trans_shift", AIRQUEUE_RETRY_ATTR_EWMA_TRANS_SHIFT },
 	{ "rate_hw_cut", AIRQUEUE_RETRY_ATTR_RATE_HW_CUT },
+	{ "cut_chain", AIRQUEUE_RETRY_ATTR_CUT_CHAIN },
 };
 
 #define N_PARAMS	(sizeof(params) / sizeof(params[0]))

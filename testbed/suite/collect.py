@@ -129,6 +129,12 @@ def medium_delta(raw):
         for k in ("frames", "attempts", "successes", "failures", "collisions",
                   "discards", "rts_attempts", "ampdus"):
             d[k] = sum(r["ac"][ac].get(k, 0) - ra["ac"][ac].get(k, 0) for ac in r["ac"])
+        # attempts at a rate-table entry other than the first's rate or
+        # protection (rate control's fallbacks; medium.rst, l4)
+        d["fallback"] = sum(c.get("fallback", 0) for ac in r["ac"].values()
+                            for c in ac.get("l4", {}).values()) - \
+            sum(c.get("fallback", 0) for ac in ra["ac"].values()
+                for c in ac.get("l4", {}).values())
         radios[r["name"]] = d
     # time with k radios backlogged (the contenders), over the run
     ha, hb = a.get("contending_hist_us") or [], b.get("contending_hist_us") or []
@@ -226,13 +232,14 @@ def obss_view(job, flows, md):
     k = p.get("n_bss") or 4
     s = p.get("sta_per_bss") or 1
     radios = md["radios"] if md else {}
-    keys = ("frames", "attempts", "successes", "failures", "collisions", "discards")
+    keys = ("frames", "attempts", "successes", "failures", "collisions", "discards",
+            "fallback")
 
     def agg(names):
         rs = [radios[n] for n in names if n in radios]
         if not rs:
             return None
-        a = {key: sum(r[key] for r in rs) for key in keys}
+        a = {key: sum(r.get(key, 0) for r in rs) for key in keys}
         a["attempts_per_frame"] = a["attempts"] / a["frames"] if a["frames"] else None
         a["busy_fraction_mean"] = mean([r["busy_fraction"] for r in rs])
         a["tx_fraction_sum"] = sum(r["tx_fraction"] for r in rs)
@@ -393,6 +400,8 @@ def main():
             if ag.get("frames") else None,
             "sta_discard_percent": 100.0 * st["discards"] / st["frames"]
             if st.get("frames") else None,
+            "ap_fallback_percent": 100.0 * ag["fallback"] / ag["attempts"]
+            if ag.get("attempts") else None,
         })
         for f in ("occupancy_fairness_index",):
             m[f] = None

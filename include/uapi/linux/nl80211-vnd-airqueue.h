@@ -127,11 +127,14 @@ enum airqueue_retry_mode {
  *	of attempts per frame (0-8)
  * @AIRQUEUE_RETRY_ATTR_RATE_HW_CUT: u32, 0 or 1: the "rate" modes also
  *	cut the hardware tries of TCP A-MPDU subframes to B
+ * @AIRQUEUE_RETRY_ATTR_CUT_CHAIN: u32, 0 or 1: the "fixed" and "obss"
+ *	modes cut a rate table keeping rate control's chain (1) instead of
+ *	giving every try to its first entry (0)
  * @NUM_AIRQUEUE_RETRY_ATTR: number of attributes, plus one
  * @AIRQUEUE_RETRY_ATTR_MAX: highest attribute number
  *
  * The parameters (%AIRQUEUE_RETRY_ATTR_L_OBSS to
- * %AIRQUEUE_RETRY_ATTR_RATE_HW_CUT) are those of the policy core, in
+ * %AIRQUEUE_RETRY_ATTR_CUT_CHAIN) are those of the policy core, in
  * Documentation/networking/mac80211-retry.rst.
  */
 enum airqueue_retry_vendor_attr {
@@ -164,6 +167,7 @@ enum airqueue_retry_vendor_attr {
 	AIRQUEUE_RETRY_ATTR_LADDER_B3,
 	AIRQUEUE_RETRY_ATTR_EWMA_TRANS_SHIFT,
 	AIRQUEUE_RETRY_ATTR_RATE_HW_CUT,
+	AIRQUEUE_RETRY_ATTR_CUT_CHAIN,
 
 	/* keep last */
 	NUM_AIRQUEUE_RETRY_ATTR,

@@ -189,8 +189,10 @@ tap_diag "$(cat "$D0/stations")"
 # (neighbour discovery) no longer changes the phy's counters between reads
 for _ in 1 2 3 4 5; do
 	phy=$(awk '{printf "%s ", $2}' "$D0/stats")
-	sums=$(awk '!/^#/ { for (i = 11; i <= 19; i++) s[i] += $i }
-		END { for (i = 11; i <= 19; i++) printf "%d ", s[i] }' "$D0/stations")
+	# the counters are the stations' columns 11.. in the stats' order
+	sums=$(awk -v n="$(wc -l <"$D0/stats")" \
+		'!/^#/ { for (i = 11; i < 11 + n; i++) s[i] += $i }
+		END { for (i = 11; i < 11 + n; i++) printf "%d ", s[i] }' "$D0/stations")
 	[ "$phy" = "$(awk '{printf "%s ", $2}' "$D0/stats")" ] && break
 done
 tap_is "$sums" "$phy" "the phy's counters equal the sums of its stations' counters"

@@ -17,7 +17,12 @@
 #    the AP's data frames use at most 3 attempts, the STA's at most 2, and
 #    both limits bind (frames at exactly 3 resp. 2); the policy's
 #    done/attempts/discarded match the medium's counts, and every discard
-#    counts in discarded_limit (compared with the fixed limits);
+#    counts in discarded_limit (compared with the fixed limits); by
+#    default (cut_chain 0, as Park 2014) every retry goes at the first
+#    entry's rate and protection (the medium counts no attempt at a
+#    fallback entry but the retries of a rate control probe, which keeps
+#    its one try at the sampled rate), with cut_chain 1 the AP's retries use
+#    minstrel_ht's fallbacks (lower rates, RTS/CTS) and still stop at 3;
 #  - rate, default ladder, the AP held below 25 Mbit/s by a bitrate mask
 #    (MCS 0-2, legacy up to 12 Mbit/s): the station's rate average stays below
 #    25 Mbit/s, so B = 2.  By default (as Nomoto et al. 2017) B limits only
@@ -41,7 +46,7 @@ set -u
 AQ_TOP=${AQ_TOP:-/work/main}
 . "$AQ_TOP/testbed/lib/guest.sh"
 
-N=29
+N=32
 tap_plan $N
 trap aq_cleanup_all EXIT
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
@@ -97,6 +102,16 @@ mctr() {
 	jq -n --slurpfile a "$AQ_TMP/$1.json" --slurpfile b "$AQ_TMP/$2.json" \
 		--arg r "$3" --arg k "$4" '
 		def s(d): [d[0].radios[] | select(.name == $r) | .ac[][$k]] | add;
+		s($b) - s($a)'
+}
+
+# attempts at a fallback entry of the rate table (a rate or flags other
+# than the first entry's), data classes, every AC: A B RADIO
+fb() {
+	jq -n --slurpfile a "$AQ_TMP/$1.json" --slurpfile b "$AQ_TMP/$2.json" \
+		--arg r "$3" '
+		def s(d): [d[0].radios[] | select(.name == $r) | .ac[].l4 |
+			   (.tcp.fallback + .tcp_ack.fallback + .udp.fallback)] | add;
 		s($b) - s($a)'
 }
 
@@ -193,6 +208,30 @@ if [ "$1" -eq "$2" ] && [ "$3" -eq "$4" ] && [ "$4" -gt 0 ]; then
 else
 	tap_fail "fixed 3/2: every discard counts as at the fixed limit" "discarded_limit/discarded $dl"
 fi
+
+# the paper's cut (cut_chain 0, the default): the retries keep the first
+# entry's rate and protection (the frames at 3 and 2 attempts above show
+# that there were retries).  The one exception: a rate control probe
+# keeps its one try at the sampled rate and retries at the next entry's,
+# so a probe (probes_kept) may show up to L - 1 fallback attempts
+set -- "$(fb f0 f1 ap)" "$(ctr f0 f1 r0 probes_kept)" "$(fb f0 f1 sta1)" "$(ctr f0 f1 r1 probes_kept)"
+tap_diag "fixed 3/2: fallback attempts / probes kept: AP $1 / $2, STA $3 / $4"
+if [ -n "$1" ] && [ -n "$3" ] && [ "$1" -le $((2 * $2)) ] && [ "$3" -le "$4" ]; then
+	tap_ok "fixed 3/2: no fallback attempt but a probe's retries (AP $1 <= 2 x $2, STA $3 <= $4), as Park (2014)"
+else
+	tap_fail "fixed 3/2: no fallback attempt but a probe's retries" "AP $1 vs probes $2, STA $3 vs probes $4"
+fi
+# cut_chain 1: rate control's chain, still cut to 3
+aq_retry "${phys[0]}" set cut_chain 1
+snap c0
+udp $T c-down
+snap c1
+c_try=$(hist c0 c1 ap tries $DATA)
+tap_diag "fixed 3/2, cut_chain 1: ap tries [$c_try], fallback attempts $(fb c0 c1 ap)"
+tap_in_range "$(fb c0 c1 ap)" 1 100000000 \
+	"fixed 3/2, cut_chain 1: the AP's retries use minstrel_ht's fallback entries"
+tap_in_range "$(hmax "$c_try")" 1 3 "fixed 3/2, cut_chain 1: still at most 3 attempts"
+aq_retry "${phys[0]}" set cut_chain 0
 
 # --- rate -----------------------------------------------------------------
 aq_retry "${phys[0]}" set mode rate; aq_retry "${phys[1]}" set mode off
