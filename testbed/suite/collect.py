@@ -113,6 +113,12 @@ def qdisc_samples(raw, key="q"):
     return out
 
 
+def _fallback(radio):
+    """A radio's attempts at fallback entries, over every AC and class."""
+    return sum(c.get("fallback", 0) for ac in radio["ac"].values()
+               for c in ac.get("l4", {}).values())
+
+
 def medium_delta(raw):
     a, b = load(os.path.join(raw, "medium-before.json")), load(os.path.join(raw, "medium-after.json"))
     if not a or not b:
@@ -131,10 +137,7 @@ def medium_delta(raw):
             d[k] = sum(r["ac"][ac].get(k, 0) - ra["ac"][ac].get(k, 0) for ac in r["ac"])
         # attempts at a rate-table entry other than the first's rate or
         # protection (rate control's fallbacks; medium.rst, l4)
-        d["fallback"] = sum(c.get("fallback", 0) for ac in r["ac"].values()
-                            for c in ac.get("l4", {}).values()) - \
-            sum(c.get("fallback", 0) for ac in ra["ac"].values()
-                for c in ac.get("l4", {}).values())
+        d["fallback"] = _fallback(r) - _fallback(ra)
         radios[r["name"]] = d
     # time with k radios backlogged (the contenders), over the run
     ha, hb = a.get("contending_hist_us") or [], b.get("contending_hist_us") or []
@@ -239,7 +242,7 @@ def obss_view(job, flows, md):
         rs = [radios[n] for n in names if n in radios]
         if not rs:
             return None
-        a = {key: sum(r.get(key, 0) for r in rs) for key in keys}
+        a = {key: sum(r[key] for r in rs) for key in keys}
         a["attempts_per_frame"] = a["attempts"] / a["frames"] if a["frames"] else None
         a["busy_fraction_mean"] = mean([r["busy_fraction"] for r in rs])
         a["tx_fraction_sum"] = sum(r["tx_fraction"] for r in rs)
