@@ -1116,6 +1116,34 @@ static void q_push_front_list(struct aq_ac_state *q, struct aq_frame **v,
 	}
 }
 
+/* add entry @e's attempts to the by-rate counts of @st */
+static void count_rate(struct aq_medium *m, struct aq_ac_stats *st,
+		       const struct aq_frame *f, int e)
+{
+	bool rts = f->rates[e].flags & HWSIM_TX_RC_USE_RTS_CTS;
+	struct aq_rate rate;
+	unsigned int i;
+
+	if (aq_rate_from_hwsim(&m->phy, f->freq, f->rates[e].idx,
+			       f->rates[e].flags, &rate)) {
+		st->by_rate_other += f->used[e];
+		return;
+	}
+	for (i = 0; i < st->n_by_rate; i++)
+		if (st->by_rate[i].kbps == rate.kbps && st->by_rate[i].rts == rts)
+			break;
+	if (i == st->n_by_rate) {
+		if (i == AQ_RATE_SLOTS) {
+			st->by_rate_other += f->used[e];
+			return;
+		}
+		st->by_rate[i].kbps = rate.kbps;
+		st->by_rate[i].rts = rts;
+		st->n_by_rate++;
+	}
+	st->by_rate[i].attempts += f->used[e];
+}
+
 static void final_status(struct aq_medium *m, struct aq_radio *r,
 			 struct aq_frame *f, bool acked)
 {
@@ -1139,6 +1167,9 @@ static void final_status(struct aq_medium *m, struct aq_radio *r,
 			if (f->rates[e].idx != f->rates[0].idx ||
 			    f->rates[e].flags != f->rates[0].flags)
 				st->fallback_tries[l4] += f->used[e];
+		for (int e = 0; e < AQ_MAX_RATES && f->rates[e].idx >= 0; e++)
+			if (f->used[e])
+				count_rate(m, st, f, e);
 	}
 	if (m->ops.tx_status)
 		m->ops.tx_status(m, f, acked);

@@ -183,6 +183,14 @@ enum aq_l4 {
  * the last bucket holds that many or more (bucket 0 stays empty) */
 #define AQ_TRIES_HIST	16
 
+/* attempts at one PHY rate, with or without RTS/CTS asked by the table */
+#define AQ_RATE_SLOTS	16
+struct aq_rate_count {
+	unsigned int kbps;
+	bool rts;
+	uint64_t attempts;
+};
+
 struct aq_ac_stats {
 	uint64_t attempts, successes, failures, collisions, discards;
 	uint64_t l4_frames[AQ_NUM_L4];	/* frames queued, by content */
@@ -196,6 +204,11 @@ struct aq_ac_stats {
 	/* attempts made at a table entry whose rate or protection differs
 	 * from the first entry's (rate control's fallbacks), at completion */
 	uint64_t fallback_tries[AQ_NUM_L4];
+	/* attempts by the rate and protection they used, at completion:
+	 * the first AQ_RATE_SLOTS pairs seen, the rest in by_rate_other */
+	struct aq_rate_count by_rate[AQ_RATE_SLOTS];
+	unsigned int n_by_rate;
+	uint64_t by_rate_other;
 	uint64_t internal_collisions, rts_attempts, rts_failures;
 	uint64_t txop_continuations;	/* exchanges sent SIFS after the last */
 	uint64_t frames, ampdus, ampdu_subframes, bytes_ok, payload_ok;

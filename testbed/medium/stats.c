@@ -46,6 +46,23 @@ static void print_l4(FILE *o, const struct aq_ac_stats *s)
 	fprintf(o, "}");
 }
 
+/*
+ * "by_rate": [{"mbps": 54, "rts": false, "attempts": N}, ...]: attempts of
+ * completed frames by the PHY rate and the RTS/CTS flag of the table entry
+ * they used; "by_rate_other": attempts past the first AQ_RATE_SLOTS pairs
+ * or at a rate the medium does not know.
+ */
+static void print_by_rate(FILE *o, const struct aq_ac_stats *s)
+{
+	fprintf(o, ",\n     \"by_rate\": [");
+	for (unsigned int i = 0; i < s->n_by_rate; i++)
+		fprintf(o, "%s{\"mbps\": %g, \"rts\": %s, \"attempts\": %" PRIu64 "}",
+			i ? ", " : "", s->by_rate[i].kbps / 1000.0,
+			s->by_rate[i].rts ? "true" : "false",
+			s->by_rate[i].attempts);
+	fprintf(o, "], \"by_rate_other\": %" PRIu64, s->by_rate_other);
+}
+
 /* the longest propagation delay between two present radios */
 static int64_t prop_max(struct aq_medium *m)
 {
@@ -174,6 +191,7 @@ void aq_stats_json(struct aq_medium *m, FILE *o)
 				s->successes + s->discards ?
 				us(s->queue_delay_sum) / (s->successes + s->discards) : 0.0);
 			print_l4(o, s);
+			print_by_rate(o, s);
 			fprintf(o, "}");
 		}
 		fprintf(o, "}}");

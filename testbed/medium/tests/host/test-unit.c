@@ -522,6 +522,16 @@ static void test_rate_table(void)
 	   "ampdu tries histogram: a frame not marked for Block Ack not in it");
 	EQ(m->radio[a].ac[AQ_AC_BE].st.fallback_tries[AQ_L4_OTHER], 4,
 	   "fallback: the 3 + 1 attempts at 36 and 6 Mbit/s");
+	{
+		const struct aq_ac_stats *s = &m->radio[a].ac[AQ_AC_BE].st;
+
+		ok(s->n_by_rate == 3 && s->by_rate[0].kbps == 54000 &&
+		   s->by_rate[0].attempts == 2 && !s->by_rate[0].rts &&
+		   s->by_rate[1].kbps == 36000 && s->by_rate[1].attempts == 3 &&
+		   s->by_rate[2].kbps == 6000 && s->by_rate[2].attempts == 1 &&
+		   s->by_rate_other == 0,
+		   "by rate: 54 x2, 36 x3, 6 x1 Mbit/s");
+	}
 	free(buf);
 	done(m);
 
@@ -575,6 +585,15 @@ static void test_rate_table(void)
 	   "copies of the first entry: 2 + 2 + 1 attempts");
 	EQ(m->radio[a].ac[AQ_AC_BE].st.fallback_tries[AQ_L4_OTHER], 1,
 	   "fallback: only the attempt with RTS/CTS");
+	{
+		const struct aq_ac_stats *s = &m->radio[a].ac[AQ_AC_BE].st;
+
+		ok(s->n_by_rate == 2 && s->by_rate[0].kbps == 54000 &&
+		   !s->by_rate[0].rts && s->by_rate[0].attempts == 4 &&
+		   s->by_rate[1].kbps == 54000 && s->by_rate[1].rts &&
+		   s->by_rate[1].attempts == 1,
+		   "by rate: copies merged (54 x4), 54 with RTS/CTS apart (x1)");
+	}
 	done(m);
 
 	/* no-ack (broadcast) frames: one attempt, not acknowledged */
