@@ -119,6 +119,24 @@ def _fallback(radio):
                for c in ac.get("l4", {}).values())
 
 
+def _by_rate(radio, acs=None):
+    """A radio's attempts by rate and protection ("54", "6+rts"), over
+    the ACs named (default: every AC) (the medium's by_rate; medium.rst)."""
+    out = {}
+    for name, ac in radio["ac"].items():
+        if acs and name not in acs:
+            continue
+        for e in ac.get("by_rate", []):
+            k = "%g%s" % (e["mbps"], "+rts" if e["rts"] else "")
+            out[k] = out.get(k, 0) + e["attempts"]
+    return out
+
+
+def rate_mbps(key):
+    """The rate of a by_rate key ("6+rts" -> 6.0)."""
+    return float(key.split("+")[0])
+
+
 def medium_delta(raw):
     a, b = load(os.path.join(raw, "medium-before.json")), load(os.path.join(raw, "medium-after.json"))
     if not a or not b:
@@ -138,6 +156,11 @@ def medium_delta(raw):
         # attempts at a rate-table entry other than the first's rate or
         # protection (rate control's fallbacks; medium.rst, l4)
         d["fallback"] = _fallback(r) - _fallback(ra)
+        # by rate over every AC, and best effort's alone (TCP's data and
+        # ACKs; mac80211 sends management frames, beacons among them, on VO)
+        for key, acs in (("by_rate", None), ("by_rate_be", ("BE",))):
+            br, bra = _by_rate(r, acs), _by_rate(ra, acs)
+            d[key] = {k: br[k] - bra.get(k, 0) for k in br if br[k] - bra.get(k, 0)}
         radios[r["name"]] = d
     # time with k radios backlogged (the contenders), over the run
     ha, hb = a.get("contending_hist_us") or [], b.get("contending_hist_us") or []
@@ -243,6 +266,11 @@ def obss_view(job, flows, md):
         if not rs:
             return None
         a = {key: sum(r[key] for r in rs) for key in keys}
+        for br in ("by_rate", "by_rate_be"):
+            a[br] = {}
+            for r in rs:
+                for key, n in r.get(br, {}).items():
+                    a[br][key] = a[br].get(key, 0) + n
         a["attempts_per_frame"] = a["attempts"] / a["frames"] if a["frames"] else None
         a["busy_fraction_mean"] = mean([r["busy_fraction"] for r in rs])
         a["tx_fraction_sum"] = sum(r["tx_fraction"] for r in rs)
@@ -260,6 +288,16 @@ def obss_view(job, flows, md):
     every = agg(list(radios))
     return {"n_bss": k, "sta_per_bss": s, "bss": bss,
             "aps": aps, "stations": stas, "all": every}
+
+
+def below_top(by_rate):
+    """Percent of the attempts in a by_rate dict at a rate below the
+    fastest one used; None without attempts."""
+    if not by_rate or not sum(by_rate.values()):
+        return None
+    top = max(rate_mbps(k) for k in by_rate)
+    return 100.0 * sum(n for k, n in by_rate.items() if rate_mbps(k) < top) \
+        / sum(by_rate.values())
 
 
 def jain(xs):
@@ -405,6 +443,7 @@ def main():
             if st.get("frames") else None,
             "ap_fallback_percent": 100.0 * ag["fallback"] / ag["attempts"]
             if ag.get("attempts") else None,
+            "ap_below_top_rate_percent": below_top(ag.get("by_rate_be")),
         })
         for f in ("occupancy_fairness_index",):
             m[f] = None
