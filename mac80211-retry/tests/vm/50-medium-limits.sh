@@ -166,8 +166,27 @@ tap_in_range "$(hmax "$u_tab")" 4 15 \
 aq_retry "${phys[0]}" set fixed 3/2; aq_retry "${phys[1]}" set mode fixed fixed 3/2
 snap f0
 udp $T f-down
+# The AP's limit binds only for frames that fail twice.  With a lossy rate
+# first (MCS 2 loses 45 %) many do: 234 of 1,515 frames in one 2 s
+# download; with a reliable rate first only bit errors fail an attempt
+# (6 % of 1500-octet frames), twice in a row for 0.4 % of the frames, a
+# handful in 2 s, and about 1 run in 10 had none (the check "the AP's
+# limit binds" failed).
+# Send more, 2 s at a time, until one has used 3 attempts or 8 s have
+# gone: a Poisson count of mean 2 per 2 s stays at 0 for 8 s once in
+# 3,000 runs.
+extra=0 first=
+while [ $extra -lt 3 ]; do
+	medium_stats >"$AQ_TMP/fx.json"
+	h=$(hist f0 fx ap tries $DATA)
+	[ -n "$first" ] || first="[$h]"
+	[ "$(hat "$h" 3)" -gt 0 ] && break
+	extra=$((extra + 1))
+	udp $T f-down-$extra
+done
 udp $T f-up -R
 snap f1
+tap_diag "fixed 3/2: the AP's tries after the first 2 s download $first, $extra more"
 ap_try=$(hist f0 f1 ap tries $DATA); ap_tab=$(hist f0 f1 ap table $DATA)
 st_try=$(hist f0 f1 sta1 tries $DATA); st_tab=$(hist f0 f1 sta1 table $DATA)
 tap_diag "fixed 3/2: UDP download $(mbps f-down) Mbit/s, upload $(mbps f-up) Mbit/s" \
@@ -176,7 +195,8 @@ tap_diag "fixed 3/2: UDP download $(mbps f-down) Mbit/s, upload $(mbps f-up) Mbi
 	"AP phy: $(tr '\n' ' ' <"$R0/stats")" "STA phy: $(tr '\n' ' ' <"$R1/stats")"
 tap_in_range "$(hmax "$ap_tab")" 1 3 "fixed 3/2: no AP rate table allows more than 3 tries"
 tap_in_range "$(hmax "$ap_try")" 1 3 "fixed 3/2: the AP's data frames use at most 3 attempts"
-tap_in_range "$(hat "$ap_try" 3)" 1 100000000 "fixed 3/2: the AP's limit binds (frames at 3 attempts)"
+tap_in_range "$(hat "$ap_try" 3)" 1 100000000 \
+	"fixed 3/2: the AP's limit binds (frames at 3 attempts; $extra extra 2 s downloads)"
 tap_in_range "$(hmax "$st_try")" 1 2 "fixed 3/2: the STA's data frames use at most 2 attempts"
 tap_in_range "$(hat "$st_try" 2)" 1 100000000 "fixed 3/2: the STA's limit binds (frames at 2 attempts)"
 tap_in_range "$(ctr f0 f1 r0 clamped)" 1 100000000 "fixed 3/2: the AP's policy counts clamped frames"
