@@ -1163,13 +1163,14 @@ static void final_status(struct aq_medium *m, struct aq_radio *r,
 			st->ampdu_tries_hist[l4]
 				[f->attempts < AQ_TRIES_HIST ? f->attempts :
 				 AQ_TRIES_HIST - 1]++;
-		for (int e = 1; e < AQ_MAX_RATES && f->rates[e].idx >= 0; e++)
+		for (int e = 0; e < AQ_MAX_RATES && f->rates[e].idx >= 0; e++) {
+			if (!f->used[e])
+				continue;
 			if (f->rates[e].idx != f->rates[0].idx ||
 			    f->rates[e].flags != f->rates[0].flags)
 				st->fallback_tries[l4] += f->used[e];
-		for (int e = 0; e < AQ_MAX_RATES && f->rates[e].idx >= 0; e++)
-			if (f->used[e])
-				count_rate(m, st, f, e);
+			count_rate(m, st, f, e);
+		}
 	}
 	if (m->ops.tx_status)
 		m->ops.tx_status(m, f, acked);

@@ -32,6 +32,7 @@ BER=${AQ_RETRY_BER:-5e-6}
 T=${AQ_STOCK_T:-3}		# seconds per iperf3 run
 DATA="tcp tcp_ack udp"
 KVER=${KVER:-$(uname -r)}
+. "$AQ_TOP/mac80211-retry/tests/vm/lib-medium.sh"
 
 skip_rest() { # WHY
 	local i
@@ -47,18 +48,9 @@ stock_ko=$(ls "/lib/modules/$KVER/kernel/net/mac80211/mac80211.ko"* 2>/dev/null 
 # load_stack stock|patched: mac80211 (Debian's file or what modprobe
 # resolves: ours, in updates/), then mac80211_hwsim with 2 radios
 load_stack() {
-	local d
 	modprobe -r mac80211_hwsim mac80211 2>/dev/null
 	if [ "$1" = stock ]; then
-		# mac80211's dependencies by name, then the file itself
-		for d in $(modprobe --show-depends mac80211 2>/dev/null |
-			   awk '$1 == "insmod" { print $2 }'); do
-			case "$d" in
-			*/mac80211.ko*) ;;
-			*) d=${d##*/}; modprobe "${d%%.ko*}" || return 1 ;;
-			esac
-		done
-		insmod "$stock_ko" || return 1
+		insmod_stock_mac80211 "$stock_ko" || return 1
 	fi
 	hwsim_load 2
 }
@@ -87,7 +79,6 @@ stop() {
 	aq_cleanup_all >/dev/null 2>&1
 }
 
-. "$AQ_TOP/mac80211-retry/tests/vm/lib-medium.sh"
 mbps() { iperf3_mbps "$AQ_TMP/$1.json" received; }
 
 # --- 1. stock -------------------------------------------------------------

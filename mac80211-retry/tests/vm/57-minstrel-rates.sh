@@ -38,6 +38,7 @@ BER=${AQ_MINSTREL_BER:-1e-4}
 T=${AQ_MINSTREL_T:-5}
 STACK=${AQ_MINSTREL_STACK:-patched}
 KVER=${KVER:-$(uname -r)}
+. "$AQ_TOP/mac80211-retry/tests/vm/lib-medium.sh"
 
 skip_rest() { # WHY
 	local i
@@ -52,14 +53,7 @@ modprobe -r mac80211_hwsim mac80211 2>/dev/null
 if [ "$STACK" = stock ]; then
 	ko=$(ls "/lib/modules/$KVER/kernel/net/mac80211/mac80211.ko"* 2>/dev/null | head -n 1)
 	[ -n "$ko" ] || skip_rest "no stock mac80211.ko"
-	for d in $(modprobe --show-depends mac80211 2>/dev/null |
-		   awk '$1 == "insmod" { print $2 }'); do
-		case "$d" in
-		*/mac80211.ko*) ;;
-		*) d=${d##*/}; modprobe "${d%%.ko*}" ;;
-		esac
-	done
-	insmod "$ko" || skip_rest "Debian's mac80211.ko does not load"
+	insmod_stock_mac80211 "$ko" || skip_rest "Debian's mac80211.ko does not load"
 fi
 hwsim_load 2 || skip_rest "mac80211_hwsim does not load"
 phy=$(hwsim_phys | head -n 1)

@@ -31,6 +31,20 @@ hmean() { awk -v n="$(hsum "$1")" -v a="$(hattempts "$1")" 'BEGIN { printf "%.2f
 within() { awk -v g="$1" -v w="$2" -v p="$3" -v a="$4" \
 	'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= w * p / 1000 + a) }'; }
 
+# insmod_stock_mac80211 KO: Debian's mac80211.ko from the kernel package
+# instead of ours (in updates/): its dependencies by name, then the file
+insmod_stock_mac80211() {
+	local d
+	for d in $(modprobe --show-depends mac80211 2>/dev/null |
+		   awk '$1 == "insmod" { print $2 }'); do
+		case "$d" in
+		*/mac80211.ko*) ;;
+		*) d=${d##*/}; modprobe "${d%%.ko*}" || return 1 ;;
+		esac
+	done
+	insmod "$1"
+}
+
 # lossy_link_bss SNR BER: the medium with one 802.11n BSS (the AP and sta1
 # 5 m away), the AP -> sta1 link at SNR dB and bit-error rate BER, then the
 # AP/STA topology (topo_bss); sets STA_IF.  On failure the last line of
