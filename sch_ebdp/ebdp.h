@@ -13,17 +13,29 @@
  *  [IJCCT] C. V. Babu, P. Harini, "eBDP buffer sizing strategy 802.11 based
  *         WLANs", IJCCT 6(2), 2015, art. 14: a summary of [ToN]; the copy
  *         used here is ../shared/papers/ebdp-buffer-sizing.txt.
- *  [ADT]  C. M. Kellett, R. N. Shorten, D. J. Leith, "Sizing Internet
+ *  [LUR]  C. M. Kellett, R. N. Shorten, D. J. Leith, "Sizing Internet
  *         router buffers, active queue management, and the Lur'e problem":
  *         an AQM that adapts a drop-tail buffer's size to hold a target
- *         link utilisation with the smallest buffer; and "Adaptive tuning
- *         of drop-tail buffers for reducing queueing delays" (active
- *         drop-tail).  Earlier work of the kind ALT belongs to; which
- *         of them [ToN] builds ALT on was not checked.
+ *         link utilisation with the smallest buffer.
+ *  [ADT]  R. Stanojevic, R. N. Shorten, C. M. Kellett, "Adaptive tuning of
+ *         drop-tail buffers for reducing queueing delays", IEEE Commun.
+ *         Lett. 10(7), 2006, doi:10.1109/LCOMM.2006.1673016: by a summary
+ *         of it (not the paper), a multiplicative increase/decrease of the
+ *         buffer driven by measured throughput against a target.
+ *         [LUR] and [ADT] are earlier work of the kind ALT belongs to;
+ *         which of them [ToN] builds ALT on was not checked.
+ *  [CL08] T. Li, D. Leith, "Buffer sizing for TCP flows in 802.11e WLANs",
+ *         IEEE Commun. Lett., March 2008, doi:10.1109/LCOMM.2008.071882.
  *
- * Only the abstracts and front matter of [ToN], [CNC] and [ADT] could be
- * read through the project's search tool (no stored copy reaches the body
- * of [ToN]); the body text read is that of [IJCCT].  So:
+ * Where the body of [ToN] is: the arXiv preprint, and copies of it on the
+ * web; the authors' NS-2 and MadWifi code was published on Tianji Li's
+ * Hamilton Institute page (buffersizing.zip).  Neither is reachable from
+ * this project's machines (checked 2026-11-28: every stored copy the
+ * search tool returns stops after the introduction).
+ *
+ * Only the abstracts and front matter of [ToN], [CNC], [LUR], [ADT] and
+ * [CL08] could be read through the project's search tool (no stored copy
+ * reaches the body of [ToN]); the body text read is that of [IJCCT].  So:
  *
  * eBDP, checked against [IJCCT] (its algorithms 1 and 2, which follow
  * [ToN], and the text around them: ll. 105-173 of the copy):
@@ -59,8 +71,9 @@
  * in the interval.  Idle time means the link went unused, so the buffer
  * grows; busy time means a standing queue, so it shrinks.  In equilibrium
  * a * T_I = b * T_B, i.e. the buffer is busy a / (a + b) of the time (91%
- * for a = 10, b = 1).  That [ADT] regulates utilisation by adapting a
- * drop-tail buffer is consistent with this form, but neither the form nor
+ * for a = 10, b = 1).  [LUR] and [ADT] also regulate utilisation by
+ * adapting a drop-tail buffer ([ADT] multiplicatively, from throughput, so
+ * its form is not this one), but neither this form nor
  * a = 10, b = 1 (recalled, unverified), the 1 s interval, qmin = 5 and the
  * start at q_ALT = Qmax (this implementation's choices) are confirmed by a
  * source read; all are settable with tc.  A* combines both:
