@@ -64,18 +64,45 @@ def stat(values):
     return {"mean": statistics.fmean(v), "ci95": ci, "n": len(v), "values": v}
 
 
+# Parameters that never make two runs different points: how many seeds, and
+# which variants a run included.
+NOT_A_POINT = ("seeds", "variants")
+
+
+def effective_points(runs):
+    """Each run's point: its sweep point, plus every parameter whose value
+    differs between the runs of its scenario.  Runs made with --set (a 200 ms
+    RTT, 10 BSSs) and merged beside the quick form are then points of their
+    own, never pooled with it as if they were more seeds."""
+    differ = {}
+    for r in runs:
+        seen = differ.setdefault(r["scenario"], {})
+        for k, v in r["params"].items():
+            if k not in NOT_A_POINT:
+                seen.setdefault(k, set()).add(json.dumps(v, sort_keys=True))
+    out = []
+    for r in runs:
+        point = dict(r["point"])
+        for k, vals in differ[r["scenario"]].items():
+            if len(vals) > 1 and k not in point:
+                point[k] = r["params"].get(k)
+        out.append(point)
+    return out
+
+
 def aggregate(runs, scenarios=None):
     """{scenario: {point_slug: {variant: {"point", "role", "label", "runs",
     "metrics": {name: stat}}}}} over the seeds of each point.  A variant's
     role and label come from SCENARIOS ({name: loaded scenario}) where it
     still defines the variant, else from the records."""
     agg = {}
-    for r in runs:
-        slug = sc.point_slug(r["point"])
+    eff = effective_points(runs)
+    for r, point in zip(runs, eff):
+        slug = sc.point_slug(point)
         cur = next((v for v in ((scenarios or {}).get(r["scenario"]) or {}).get("variant", [])
                     if v["name"] == r["variant"]), {})
         a = agg.setdefault(r["scenario"], {}).setdefault(slug, {}).setdefault(
-            r["variant"], {"point": r["point"], "role": cur.get("role", r["role"]),
+            r["variant"], {"point": point, "role": cur.get("role", r["role"]),
                            "label": cur.get("label", r["label"]), "runs": []})
         a["runs"].append(r)
     # variants in the scenario's order (its params.variants), then by name
