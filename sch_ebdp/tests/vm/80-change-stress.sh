@@ -1,0 +1,169 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# aq-vm-clock: virtual
+# aq-vm-cost: 60  (host seconds, estimated: 112 guest seconds measured on 2026-11-28)
+#
+# EBDP_CHANGES (default 1000) `tc qdisc change` of ebdp under traffic
+# (issue #20's stress): ebdp is the child of a 5 Mbit/s tbf on va, so a
+# standing queue is there to cut, and 10 Mbit/s of UDP flows for the whole
+# test.  The changes cycle through every parameter (qmax down to 5 and up
+# to 1000, tmax, c, weight, mode ebdp/alt/astar, ackprio on and off,
+# acklimit, interval, qmin, alt_a, alt_b), in batches of 100 (one tc
+# -batch each).  Asserts: every change is accepted; after each batch the
+# qdisc reads back the batch's last values; packets are conserved through
+# every cut (a matchall filter on clsact egress counts what entered the
+# root; entered = the tbf's sent + dropped + queued, and ebdp's own drops,
+# those of its cuts among them, are a part of the tbf's); ebdp's queue
+# never holds more than its limit at a read; no kernel warning.  Counts go
+# to $AQ_RESULTS/stress/ebdp-change-stress.txt.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib-ebdp.sh"
+
+N=${EBDP_CHANGES:-1000}
+BATCH=100
+PLAN=6
+tap_plan $PLAN
+[ "$(id -u)" = 0 ] || tap_skip_rest $PLAN "needs root (run in the VM)"
+command -v iperf3 >/dev/null || tap_skip_rest $PLAN "iperf3 not installed"
+[ -f "$TC_LIB_DIR/q_ebdp.so" ] || tap_skip_rest $PLAN "q_ebdp.so not built"
+modprobe sch_ebdp || tap_skip_rest $PLAN "modprobe sch_ebdp failed"
+path_up || tap_skip_rest $PLAN "veth path setup failed"
+
+# the qdiscs first, then the counter: a packet sent while the root is
+# still the veth's noqueue would be counted by the filter and by no qdisc
+# (path_up makes the neighbours permanent, so no ARP packet is sent at all)
+A tc qdisc add dev va root handle 1: tbf rate 5mbit burst 15k latency 2s
+A tc qdisc add dev va parent 1: handle 10: ebdp qmax 300
+A tc qdisc add dev va clsact
+A tc filter add dev va egress matchall action ok
+warn0=$(dmesg | grep -cE 'WARNING:|BUG:|Oops|general protection|refcount_t|UBSAN|KASAN')
+
+B iperf3 -s -D --logfile /dev/null
+sleep 1
+A iperf3 -c 10.77.0.2 -u -b 10M -l 1400 -t 3600 >/dev/null 2>&1 &
+traffic=$!
+sleep 2
+
+# change K: the K-th set of values, every parameter varied with a period
+# of its own so that the sets do not repeat within 1000
+QMAX=(300 5 50 1000 20 400 7 120)
+TMAX=(200ms 20ms 5ms 1s 50ms 100ms 2ms)
+MODE=(ebdp alt astar ebdp astar)
+ACKP=(ackprio noackprio noackprio)
+line() {	# qmin (1..5) is never above qmax (5..1000)
+	local k=$1
+	printf 'qdisc change dev va parent 1: handle 10: ebdp qmax %s qmin %s tmax %s c %s weight 1/%s mode %s %s acklimit %s interval %sms alt_a %s alt_b %s\n' \
+		"${QMAX[$((k % ${#QMAX[@]}))]}" $((1 + k % 5)) \
+		"${TMAX[$((k % ${#TMAX[@]}))]}" $((k % 11)) \
+		$((1 + k % 29)) "${MODE[$((k % ${#MODE[@]}))]}" \
+		"${ACKP[$((k % ${#ACKP[@]}))]}" $((1 + k % 64)) \
+		$((100 + 100 * (k % 13))) $((k % 17)) $((1 + k % 3))
+}
+
+mkdir -p "${AQ_TMP:-/tmp/aq}"
+batchf=${AQ_TMP:-/tmp/aq}/ebdp-change.batch
+accepted=0 rejected=0 readback_bad=0 over_limit=0 reads=0
+first_bad= t0=$(date +%s)
+for ((b = 0; b < N; b += BATCH)); do
+	n=$((N - b < BATCH ? N - b : BATCH))
+	: >"$batchf"
+	for ((k = b; k < b + n; k++)); do line "$k" >>"$batchf"; done
+	errs=$(A tc -force -batch "$batchf" 2>&1 | grep -c -iE 'error|invalid|failed')
+	rejected=$((rejected + errs))
+	accepted=$((accepted + n - errs))
+	# the last change of the batch, read back
+	want=$(tail -n 1 "$batchf")
+	got=$(A tc -j qdisc show dev va parent 1: | jq -c '[.[] | select(.kind == "ebdp")][0].options')
+	w_qmax=$(sed 's/.* qmax \([0-9]*\) .*/\1/' <<<"$want")
+	w_mode=$(sed 's/.* mode \([a-z]*\) .*/\1/' <<<"$want")
+	w_ackl=$(sed 's/.* acklimit \([0-9]*\) .*/\1/' <<<"$want")
+	w_alta=$(sed 's/.* alt_a \([0-9]*\) .*/\1/' <<<"$want")
+	if [ "$(jq -r '.qmax' <<<"$got")" != "$w_qmax" ] ||
+	   [ "$(jq -r '.mode' <<<"$got")" != "$w_mode" ] ||
+	   [ "$(jq -r '.acklimit' <<<"$got")" != "$w_ackl" ] ||
+	   [ "$(jq -r '.alt_a' <<<"$got")" != "$w_alta" ]; then
+		readback_bad=$((readback_bad + 1))
+		[ -n "$first_bad" ] || first_bad="wanted '$want', read $got"
+	fi
+	# ebdp's queue against its limit (both in its xstats)
+	read -r qlen limit < <(A tc -s -j qdisc show dev va parent 1: |
+		jq -r '[.[] | select(.kind == "ebdp")][0] | "\(.qlen) \(.limit)"')
+	reads=$((reads + 1))
+	[ "${qlen:-0}" -le "${limit:-0}" ] 2>/dev/null || over_limit=$((over_limit + 1))
+done
+secs=$(($(date +%s) - t0))
+
+pkill -f 'iperf3 -c 10.77.0.2' 2>/dev/null
+kill $traffic 2>/dev/null
+wait $traffic 2>/dev/null
+sleep 3		# the queue drains at the tbf's pace
+
+warn=$(dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|refcount_t|UBSAN|KASAN' |
+	tail -n +"$((warn0 + 1))")
+cuts=$(ebdp_stat drops_change va)
+echo "# $N changes in ${secs} s: $accepted accepted, $rejected rejected, $readback_bad batches read back wrong, ${cuts:-?} packets dropped by cuts"
+mkdir -p "$AQ_RESULTS/stress"
+{
+	echo "# command: EBDP_CHANGES=$N sch_ebdp/tests/vm/80-change-stress.sh ($(uname -r))"
+	echo "changes=$N accepted=$accepted rejected=$rejected readback_bad=$readback_bad over_limit=$over_limit drops_change=${cuts:-?} seconds=$secs"
+} >"$AQ_RESULTS/stress/ebdp-change-stress.txt"
+
+if [ "$accepted" = "$N" ]; then
+	tap_ok "all $N changes accepted under traffic ($secs s)"
+else
+	tap_notok "all $N changes accepted under traffic"
+	echo "# $rejected rejected"
+fi
+if [ "$readback_bad" = 0 ]; then
+	tap_ok "every batch's last change reads back ($((N / BATCH)) read-backs)"
+else
+	tap_notok "every batch's last change reads back"
+	echo "# $readback_bad wrong; first: $first_bad"
+fi
+if [ "$over_limit" = 0 ]; then
+	tap_ok "ebdp's queue never above its limit at a read ($reads reads)"
+else
+	tap_notok "ebdp's queue never above its limit at a read"
+	echo "# $over_limit of $reads reads"
+fi
+if [ "${cuts:-0}" -gt 0 ] 2>/dev/null; then
+	tap_ok "the cuts dropped queued packets ($cuts): the changes met a standing queue"
+else
+	tap_notok "the cuts dropped queued packets: the changes met a standing queue"
+	echo "# drops_change '${cuts:-}'"
+fi
+# As in 75-netlink-fuzz: a packet between the filter and the enqueue is in
+# neither count at one read; a lost one stays lost over three.
+conserve() {
+	entered=$(A tc -s -j filter show dev va egress |
+		jq '[.[] | .options.actions[]?.stats.packets // empty] | add // 0')
+	read -r sent dropped backlog < <(A tc -s -j qdisc show dev va root |
+		jq -r '.[0] | "\(.packets) \(.drops) \(.qlen)"')
+	edrops=$(ebdp_stat drops va)
+	[ "$entered" -gt 0 ] && [ "$entered" = $((sent + dropped + backlog)) ] &&
+		[ "${edrops:-0}" -le "$dropped" ]
+}
+tries=1 held=0
+while :; do
+	conserve && { held=1; break; }
+	[ $tries -ge 3 ] && break
+	tries=$((tries + 1))
+	sleep 1
+done
+if [ $held = 1 ]; then
+	tap_ok "conservation: $entered entered = $sent sent + $dropped dropped ($edrops by ebdp) + $backlog queued"
+else
+	tap_notok "conservation: entered = sent + dropped + queued, ebdp's drops among them"
+	echo "# entered $entered, sent $sent, dropped $dropped (ebdp $edrops), queued $backlog"
+	A tc -s qdisc show dev va | sed 's/^/# /'
+fi
+if [ -z "$warn" ]; then
+	tap_ok "no kernel warning"
+else
+	tap_notok "no kernel warning"
+	echo "$warn" | head -n 2 | sed 's/^/# /'
+fi
+path_down
+modprobe -r sch_ebdp 2>/dev/null
+exit 0
