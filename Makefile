@@ -15,8 +15,8 @@ KDIR = $(shell test -f $(AQ_BUILD)/kernel/env || $(AQ_TOP)/scripts/prepare-kerne
 	. $(AQ_BUILD)/kernel/env && echo $$KDIR)
 endif
 
-.PHONY: all modules tc tools patched check check-ports bisect testbed bench install install-patched \
-	prepare clean distclean help
+.PHONY: all modules tc tools patched check check-ports check-debug debug-kernel bisect testbed \
+	bench install install-patched prepare clean distclean help
 
 all: modules tc tools
 
@@ -48,6 +48,16 @@ check:
 # releases? ARGS=--all: every one apt lists, not only the oldest and newest
 check-ports:
 	scripts/check-ports $(ARGS)
+
+# A kernel with KASAN, KFENCE, kmemleak, lockdep, DEBUG_OBJECTS and UBSAN,
+# built once from the prepared source into build/debug-kernel/ (cached)
+debug-kernel:
+	scripts/build-debug-kernel
+
+# The VM suite on the debug kernel: any report of those fails the script
+# that caused it (VM_FILTER='*/NAME.sh,...': only those scripts)
+check-debug:
+	scripts/check --kernel debug $(if $(VM_FILTER),--vm-filter '$(VM_FILTER)')
 
 # Every patch of the series builds on its own (not part of check: ~16 min)
 bisect:
@@ -96,6 +106,10 @@ help:
 	@echo '                     ends with "N passed, N failed"'
 	@echo '  make check-ports   do the series apply to the oldest and newest Debian 6.12'
 	@echo '                     point releases (ARGS=--all: every one); a table of bases'
+	@echo '  make debug-kernel  a KASAN/KFENCE/kmemleak/lockdep/UBSAN kernel for the VM'
+	@echo '                     (built once into build/debug-kernel/)'
+	@echo '  make check-debug   the VM suite on the debug kernel; any report fails'
+	@echo '                     (VM_FILTER=GLOB,...: only those scripts)'
 	@echo '  make bisect        every patch of the series builds on its own (~16 min)'
 	@echo '  make testbed       the results suite: every scenario in its quick form in the'
 	@echo '                     VM, a summary table per paper, results/index.html with plots'

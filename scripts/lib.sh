@@ -4,6 +4,11 @@
 : "${AQ_TOP:=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
 : "${AQ_BUILD:=$AQ_TOP/build}"
 export AQ_TOP AQ_BUILD
+# The kernel the builds and the VM are for: an env file as
+# scripts/prepare-kernel writes (Debian's, the default) or as
+# scripts/build-debug-kernel writes (the debug kernel).
+: "${AQ_KENV:=$AQ_BUILD/kernel/env}"
+export AQ_KENV
 
 progress() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*"; }
 warn() { printf 'warning: %s\n' "$*" >&2; }
@@ -37,4 +42,22 @@ apt_update_once() {
 # resolve paths against that repository's top and skip files outside cwd.
 tree_git_apply() {
 	GIT_CEILING_DIRECTORIES="$(dirname "$PWD")" git apply "$@"
+}
+
+# load_kenv: set KVER, KDIR, KSRC, KROOT, KIMAGE... from $AQ_KENV (Debian's
+# kernel is prepared on first use), and AQ_KBUILD: where builds for that
+# kernel go ($AQ_BUILD for Debian's, the env file's directory for another).
+load_kenv() {
+	if [ ! -f "$AQ_KENV" ]; then
+		[ "$AQ_KENV" = "$AQ_BUILD/kernel/env" ] ||
+			die "AQ_KENV=$AQ_KENV does not exist (make debug-kernel writes it)"
+		"$AQ_TOP/scripts/prepare-kernel" >&2
+	fi
+	# shellcheck disable=SC1090
+	. "$AQ_KENV"
+	if [ "$AQ_KENV" = "$AQ_BUILD/kernel/env" ]; then
+		AQ_KBUILD=$AQ_BUILD
+	else
+		AQ_KBUILD=$(dirname "$AQ_KENV")
+	fi
 }

@@ -415,7 +415,8 @@ topo_bss() {
 # testmod_build DIR: the directory holding the built .ko of the test-only
 # module whose sources (Kbuild, *.c, *.h) are in DIR (a path in the
 # repository).  scripts/check builds them on the host first
-# (scripts/build-testmods -> build/testmods/<path>); if that build is missing
+# (scripts/build-testmods -> build/testmods/<path>, or testmods/ beside the
+# debug kernel's env file when AQ_KENV names it); if that build is missing
 # or stale, build in the guest into $AQ_TMP (slow under TCG).  Kbuild files
 # get AQ_TOP for include paths.  Fails with the build log's tail on stderr.
 testmod_build() {
@@ -425,7 +426,11 @@ testmod_build() {
 	hash=$( (cd "$src" && cat Kbuild $(ls ./*.c ./*.h 2>/dev/null | sort) &&
 		 find "$AQ_TOP/include" -name '*.h' | sort | xargs cat) |
 		sha1sum | cut -c1-16)
-	out=$AQ_BUILD/testmods/$rel
+	# built for the kernel this guest runs (AQ_KENV: Debian's or the debug
+	# kernel, whose builds go beside its env file)
+	local kenv=${AQ_KENV:-$AQ_BUILD/kernel/env} kb=$AQ_BUILD
+	[ "$kenv" = "$AQ_BUILD/kernel/env" ] || kb=$(dirname "$kenv")
+	out=$kb/testmods/$rel
 	if [ -f "$out/.aq-hash" ] && [ "$(cat "$out/.aq-hash")" = "$hash" ]; then
 		echo "$out"
 		return 0
@@ -436,7 +441,7 @@ testmod_build() {
 		return 0
 	fi
 	local kdir
-	kdir=$(. "$AQ_BUILD/kernel/env" && echo "$KDIR")
+	kdir=$(. "$kenv" && echo "$KDIR")
 	rm -rf "$out"
 	mkdir -p "$out"
 	cp "$src"/Kbuild "$out/"

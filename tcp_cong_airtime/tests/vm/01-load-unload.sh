@@ -53,7 +53,8 @@ iperf3_server b >/dev/null
 iperf3 -c 10.7.0.2 -C airtime -t 120 -P 4 -J >"$AQ_TMP/ul.json" 2>&1 &
 client=$!
 n_air=0
-for i in $(seq 60); do
+# up to 2 min: the debug kernel under TCG took over 30 s to set the four up
+for i in $(seq 240); do
 	n_air=$(ss -tin state established dst 10.7.0.2 | grep -c ' airtime ')
 	[ "$n_air" -ge 4 ] && break
 	sleep 0.5

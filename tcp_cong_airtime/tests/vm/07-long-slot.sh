@@ -23,24 +23,27 @@ cport=40124	# the data connection's local port (iperf3 --cport)
 exec {nap}<> <(:)	# read -t on it: a sleep without a process
 
 # --- parameters --------------------------------------------------------------
-dmesg -C
+# the kernel log since a mark (never cleared: the test run's kernel log
+# check must see all of it)
+since() { dmesg | sed -n "/airqueue-test: 07-long-slot mark $1\$/,\$p"; }
+echo "airqueue-test: 07-long-slot mark 1" >/dev/kmsg
 if modprobe tcp_airtime n=16 beacon_tu=1000 2>/dev/null; then
 	tap_fail "modprobe tcp_airtime n=16 beacon_tu=1000 (16.4 s) refused" "it loaded"
 	modprobe -r tcp_airtime
 else
-	why=$(dmesg | grep -m 1 'tcp_airtime: beacon_tu=1000 refused')
+	why=$(since 1 | grep -m 1 'tcp_airtime: beacon_tu=1000 refused')
 	tap_ok_if "$([ -n "$why" ] && echo 1)" \
 		"modprobe tcp_airtime n=16 beacon_tu=1000 (16.4 s) refused, the log says why" \
-		"$(dmesg | tail -n 3 | tr '\n' ' ')"
+		"$(since 1 | tail -n 3 | tr '\n' ' ')"
 	tap_diag "$why"
 fi
 modprobe tcp_airtime
-dmesg -C
+echo "airqueue-test: 07-long-slot mark 2" >/dev/kmsg
 echo 16 >$par/n
 if echo 1000 >$par/beacon_tu 2>/dev/null; then
 	tap_fail "beacon_tu=1000 with n=16 refused at run time" "accepted"
 else
-	why=$(dmesg | grep -m 1 'tcp_airtime: beacon_tu=1000 refused')
+	why=$(since 2 | grep -m 1 'tcp_airtime: beacon_tu=1000 refused')
 	tap_ok_if "$([ -n "$why" ] && [ "$(cat $par/beacon_tu)" = 100 ] && echo 1)" \
 		"beacon_tu=1000 with n=16 refused at run time, unchanged, the log says why" \
 		"beacon_tu $(cat $par/beacon_tu); $(dmesg | tail -n 2 | tr '\n' ' ')"
