@@ -125,27 +125,9 @@ else
 	tap_notok "ebdp is still the root qdisc of va"
 	echo "# root qdisc: $kind"
 fi
-# The filter and the qdisc are read by two tc runs, and a packet that
-# left the filter but is not yet enqueued, or one the dequeue has taken
-# off the queue but not yet counted as sent (the dump reads the counters
-# without the qdisc lock), is in neither: a stray ARP or ND packet at the
-# moment of reading.  So a mismatch is read again, up to 3 times 1 s
-# apart: a packet lost on the way stays lost, a packet in flight lands.
-conserve() {
-	entered=$(A tc -s -j filter show dev va egress |
-		jq '[.[] | .options.actions[]?.stats.packets // empty] | add // 0')
-	read -r sent dropped backlog < <(A tc -s -j qdisc show dev va root |
-		jq -r '.[0] | "\(.packets) \(.drops) \(.qlen)"')
-	[ "$entered" -gt 0 ] && [ "$entered" = $((sent + dropped + backlog)) ]
-}
-reads=1 held=0
-while :; do
-	conserve && { held=1; break; }
-	[ $reads -ge 3 ] && break
-	echo "# read $reads: entered $entered, sent $sent, dropped $dropped, queued $backlog; reading again"
-	reads=$((reads + 1))
-	sleep 1
-done
+# conservation, read up to 3 times (lib-ebdp.sh)
+held=0
+ebdp_conserved && held=1
 if [ $held = 1 ]; then
 	tap_ok "conservation: $entered entered = $sent sent + $dropped dropped + $backlog queued"
 else

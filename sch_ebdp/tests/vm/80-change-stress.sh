@@ -133,24 +133,10 @@ else
 	tap_notok "the cuts dropped queued packets: the changes met a standing queue"
 	echo "# drops_change '${cuts:-}'"
 fi
-# As in 75-netlink-fuzz: a packet between the filter and the enqueue is in
-# neither count at one read; a lost one stays lost over three.
-conserve() {
-	entered=$(A tc -s -j filter show dev va egress |
-		jq '[.[] | .options.actions[]?.stats.packets // empty] | add // 0')
-	read -r sent dropped backlog < <(A tc -s -j qdisc show dev va root |
-		jq -r '.[0] | "\(.packets) \(.drops) \(.qlen)"')
-	edrops=$(ebdp_stat drops va)
-	[ "$entered" -gt 0 ] && [ "$entered" = $((sent + dropped + backlog)) ] &&
-		[ "${edrops:-0}" -le "$dropped" ]
-}
-tries=1 held=0
-while :; do
-	conserve && { held=1; break; }
-	[ $tries -ge 3 ] && break
-	tries=$((tries + 1))
-	sleep 1
-done
+# conservation, read up to 3 times (lib-ebdp.sh), ebdp's drops among the root's
+edrops_in() { edrops=$(ebdp_stat drops va); [ "${edrops:-0}" -le "$dropped" ]; }
+held=0
+ebdp_conserved edrops_in && held=1
 if [ $held = 1 ]; then
 	tap_ok "conservation: $entered entered = $sent sent + $dropped dropped ($edrops by ebdp) + $backlog queued"
 else

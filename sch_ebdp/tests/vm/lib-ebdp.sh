@@ -71,3 +71,30 @@ ebdp_stat() {
 dmesg_clean() {
 	! dmesg | grep -qE 'WARNING:|BUG:|Oops|general protection|refcount_t|list_(add|del) corruption'
 }
+
+# ebdp_conserved [CHECK]: packet conservation on va's root qdisc.  Reads
+# entered (a matchall filter on clsact egress, which runs before the root),
+# sent, dropped and backlog (the root's counters); true when entered > 0
+# and entered = sent + dropped + backlog, and CHECK (a command, optional)
+# holds after the read.  The filter and the qdisc are read by two tc runs,
+# and a packet that left the filter but is not yet enqueued, or one the
+# dequeue has taken off the queue but not yet counted as sent (the dump
+# reads the counters without the qdisc lock), is in neither.  So a
+# mismatch is read again, up to 3 times 1 s apart: a packet lost on the
+# way stays lost, a packet in flight lands.  Sets reads to the reads made;
+# each mismatch but the last is said in a TAP diagnostic.
+ebdp_conserved() {
+	reads=0
+	while :; do
+		reads=$((reads + 1))
+		entered=$(A tc -s -j filter show dev va egress |
+			jq '[.[] | .options.actions[]?.stats.packets // empty] | add // 0')
+		read -r sent dropped backlog < <(A tc -s -j qdisc show dev va root |
+			jq -r '.[0] | "\(.packets) \(.drops) \(.qlen)"')
+		[ "$entered" -gt 0 ] && [ "$entered" = $((sent + dropped + backlog)) ] &&
+			{ [ $# -eq 0 ] || "$@"; } && return 0
+		[ $reads -ge 3 ] && return 1
+		echo "# read $reads: entered $entered, sent $sent, dropped $dropped, queued $backlog; reading again"
+		sleep 1
+	done
+}
