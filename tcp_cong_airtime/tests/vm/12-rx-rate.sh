@@ -19,8 +19,13 @@
 #    at least 80 % of the station dumps taken every 0.5 s during the
 #    download (the bitrate is the last frame's: one dump at the end read
 #    54 Mbit/s for the AP once, a rate control probe);
-#  - sta1's view as tcp_airtime caches it: rate 54000 (what sta1 sends),
-#    rx_rate 6000 (what it receives) in most samples;
+#  - sta1's view as tcp_airtime caches it: rx_rate 6000 (what it
+#    receives) and rate at least 36000 (what it sends: minstrel's choice on
+#    the clean link back) in most samples.  Not 54000 only: sta1's TCP
+#    ACKs collide with the AP's frames, minstrel then moves to 48 Mbit/s
+#    for a while, and a rate change ends the view's slot at once, so such
+#    short views are more frequent than the time at 48 (a run: 2 of 8
+#    views, at slots of 20 and 51 ms, 54 in all 8 station dumps);
 #  - the receiving socket's theta (/proc/net/tcp_airtime) is that of 6 Mbit/s data
 #    frames: theta = tau_avail / T_TCP * 2 * 1448 B / T (10), T_TCP =
 #    4780.5 us at 6 Mbit/s and 976.5 us at 54 (04-cap-fake-feedback.sh),
@@ -131,8 +136,9 @@ read -r ap_n ap_pct < <(share ap 6.0)
 read -r st_n st_pct < <(share sta1 54.0)
 mx=$(iperf3_mbps "$W/rx.json" received)
 # sta1's entry in its own views: "sta MAC occ X rate R rx_rate RX"
-read -r v_n v_ok < <(awk -v m="$mac1" '$1 == "sta" && $2 == m { n++;
-		if ($6 == 54000 && $8 == 6000) ok++ } END { printf "%d %d\n", n, ok }' "$W/rx.views")
+read -r v_n v_ok v_bad < <(awk -v m="$mac1" '$1 == "sta" && $2 == m { n++;
+		if ($6 >= 36000 && $8 == 6000) ok++; else if (k++ < 4) bad = bad " " $6 "/" $8
+	} END { printf "%d %d%s\n", n, ok, bad }' "$W/rx.views")
 # theta of the data connection (more than 100 kB received), Mbit/s
 read -r th_n th_lo th_hi < <(awk "$AIR_AWK"'air("theta") > 0 {
 		match($0, /bytes_received:[0-9]+/); if (substr($0, RSTART + 15, RLENGTH - 15) + 0 < 100000) next
@@ -140,7 +146,7 @@ read -r th_n th_lo th_hi < <(awk "$AIR_AWK"'air("theta") > 0 {
 		n++; if (n == 1 || bw < lo) lo = bw; if (bw > hi) hi = bw
 	} END { printf "%d %.3f %.3f\n", n, lo, hi }' "$W/rx.air")
 tap_diag "AP tx bitrate to sta1: 6.0 in $ap_pct % of $ap_n samples; sta1 tx: 54.0 in $st_pct % of $st_n, rx $sta_rx Mbit/s at the end; download $mx Mbit/s" \
-	"sta1's views: $v_n samples, $v_ok with rate 54000 rx_rate 6000; $(tail -n 2 "$W/rx.views" | tr '\n' ' ')" \
+	"sta1's views: $v_n samples, $v_ok with rate >= 36000 and rx_rate 6000 (others, rate/rx_rate: ${v_bad:-none}); $(tail -n 2 "$W/rx.views" | tr '\n' ' ')" \
 	"theta of sta1's receiving socket: $th_n samples, $th_lo..$th_hi Mbit/s" \
 	"$(grep -m 2 -o 'airtime:([^)]*)' "$W/rx.air" | tr '\n' ' ')"
 
@@ -149,7 +155,7 @@ tap_in_range "$(( ${st_n:-0} >= 3 ? ${st_pct:-0} : 0 ))" 80 100 "sta1 sends at 5
 [ "${v_n:-0}" -gt 0 ] ||
 	skip_rest "no airtime view of $STA_IF from mac80211 (needs mac80211-retry patch 0006)"
 tap_in_range "$(( ${v_ok:-0} * 10 >= ${v_n:-1} * 8 ))" 1 1 \
-	"sta1's view: rate 54000, rx_rate 6000 ($v_ok of $v_n samples, >= 80 %)"
+	"sta1's view: rx_rate 6000, rate >= 36000 ($v_ok of $v_n samples, >= 80 %)"
 tap_in_range "${th_n:-0}" 3 100000 "sta1's receiving airtime socket has a cap (/proc/net/tcp_airtime)"
 tap_in_range "${th_hi:-99}" 0.5 9.0 "its theta is that of 6 Mbit/s data frames (<= 8.5 Mbit/s; at 54 Mbit/s >= 11.6)"
 tap_in_range "${mx:-0}" 0.3 "$(awk -v t="$th_hi" 'BEGIN { print 1.15 * t }')" \
