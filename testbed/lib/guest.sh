@@ -72,6 +72,7 @@ tap_in_range() { # value lo hi desc (numbers, may be decimal)
 	fi
 }
 tap_done() { [ "$_tap_failed" -eq 0 ]; }
+. "${AQ_TOP:-/work/main}/testbed/lib/stress.sh"
 
 # --- processes and cleanup ----------------------------------------------
 _aq_pids=()

@@ -4,18 +4,19 @@
 # aq-vm-cost: 274  (host seconds with two guests side by side on 2 cores, 2026-11-26: balances make check's guests)
 # (the shaped rate must be the one the guest clock sees, however loaded the host)
 #
-# Load and unload sch_ebdp 200 times while UDP traffic flows through a
-# veth: each round loads the module, attaches ebdp (alternating root and
-# tbf child, ackprio, changing to a smaller limit under load), lets packets
-# queue, deletes the qdisc and unloads the module.  Asserts every load,
-# attach and unload worked, the module could not be unloaded while a qdisc
+# Load and unload sch_ebdp 200 times (1000 with AQ_STRESS=full, the
+# default on the debug kernel; EBDP_ROUNDS overrides) while UDP traffic
+# flows through a veth: each round loads the module, attaches ebdp
+# (alternating root and tbf child, ackprio, changing to a smaller limit
+# under load), lets packets queue, deletes the qdisc and unloads the
+# module.  Asserts every load, attach and unload worked, the module could not be unloaded while a qdisc
 # used it, no kernel warning, and no skb leak (skbuff_head_cache objects
 # back to within a margin of the start).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib-ebdp.sh"
 
-ROUNDS=${EBDP_ROUNDS:-200}
+ROUNDS=${EBDP_ROUNDS:-$(aq_stress_count 200 1000)}
 PLAN=6
 tap_plan $PLAN
 [ "$(id -u)" = 0 ] || tap_skip_rest $PLAN "needs root (run in the VM)"

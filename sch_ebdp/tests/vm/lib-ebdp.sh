@@ -8,6 +8,7 @@
 : "${AQ_RESULTS:=/tmp/aq}"
 export TC_LIB_DIR="$AQ_BUILD/sch_ebdp/tc"
 mkdir -p "$AQ_RESULTS"
+. "$AQ_TOP/testbed/lib/stress.sh"
 
 tap_n=0
 tap_plan() { echo "1..$1"; }
