@@ -196,7 +196,8 @@ static int radio_for(struct live *l, const uint8_t *addr, bool create)
 	for (unsigned int i = 0; i < m->n_radios; i++)
 		if (m->radio[i].present && !memcmp(m->radio[i].addr, addr, 6))
 			return (int)i;
-	if (!create || !l->o->unknown_add)
+	/* a group address is no radio's: never add one (fuzz-netlink) */
+	if (!create || !l->o->unknown_add || (addr[0] & 1))
 		return -1;
 	if (is_hwsim_addr(addr, &idx))
 		snprintf(name, sizeof(name), "hwsim%d", idx);
