@@ -12,6 +12,11 @@
 #                      line ("first ..."); read until EOF, then print the
 #                      same ("end ...") and the bytes read
 #   send ADDR PORT BYTES  connect and send BYTES
+#   sink ADDR PORT     accept connections on ADDR:PORT and read each to
+#                      EOF, forever
+#   churn ADDR PORT    connect (the namespace's default congestion
+#                      control), send 32 kB, close, and again, until
+#                      SIGTERM; then print "churn ok N failed M"
 import os
 import select
 import socket
@@ -113,6 +118,48 @@ def send(addr, port, nbytes):
     s.close()
 
 
+def sink(addr, port):
+    lst = socket.socket()
+    lst.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    lst.bind((addr, port))
+    lst.listen(256)
+    conns = []
+    while True:
+        r, _, _ = select.select([lst] + conns, [], [])
+        for s in r:
+            if s is lst:
+                conns.append(lst.accept()[0])
+                continue
+            try:
+                b = s.recv(65536)
+            except OSError:
+                b = b""
+            if not b:
+                conns.remove(s)
+                s.close()
+
+
+def churn(addr, port):
+    import signal
+    counts = {"ok": 0, "failed": 0}
+
+    def stop(*_):
+        print("churn ok %d failed %d" % (counts["ok"], counts["failed"]),
+              flush=True)
+        sys.exit(0)
+
+    signal.signal(signal.SIGTERM, stop)
+    buf = b"x" * 32768
+    while True:
+        try:
+            s = socket.create_connection((addr, port), timeout=5)
+            s.sendall(buf)
+            s.close()
+            counts["ok"] += 1
+        except OSError:
+            counts["failed"] += 1
+
+
 def main():
     mode = sys.argv[1]
     if mode == "idle":
@@ -121,9 +168,13 @@ def main():
         recv(sys.argv[2], int(sys.argv[3]), sys.argv[4])
     elif mode == "send":
         send(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+    elif mode == "sink":
+        sink(sys.argv[2], int(sys.argv[3]))
+    elif mode == "churn":
+        churn(sys.argv[2], int(sys.argv[3]))
     else:
         sys.exit("usage: airtime_socks.py idle N | recv ADDR PORT CC | "
-                 "send ADDR PORT BYTES")
+                 "send ADDR PORT BYTES | sink ADDR PORT | churn ADDR PORT")
 
 
 if __name__ == "__main__":
