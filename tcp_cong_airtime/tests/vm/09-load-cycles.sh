@@ -6,7 +6,7 @@
 # tcp_airtime loaded and unloaded under traffic (issue #20's stress).  A
 # helper in namespace a opens TCP connections to a sink in namespace b
 # (veth), sends 32 kB on each and closes it, over and over, with a's
-# default congestion control.  AIRTIME_ROUNDS rounds (100; 1000 with
+# default congestion control.  AIRTIME_ROUNDS rounds (20; 1000 with
 # AQ_STRESS=full, the default on the debug kernel) of:
 #  - modprobe tcp_airtime;
 #  - airtime becomes a's default: the helper's next connections run it
@@ -23,7 +23,7 @@
 set -u
 . "$AQ_TOP/testbed/lib/guest.sh"
 
-ROUNDS=${AIRTIME_ROUNDS:-$(aq_stress_count 100 1000)}
+ROUNDS=${AIRTIME_ROUNDS:-$(aq_stress_count 20 1000)}
 N=5
 tap_plan $N
 sysfs=/sys/module/tcp_airtime

@@ -15,8 +15,9 @@
 #   sink ADDR PORT     accept connections on ADDR:PORT and read each to
 #                      EOF, forever
 #   churn ADDR PORT    connect (the namespace's default congestion
-#                      control), send 32 kB, close, and again, until
-#                      SIGTERM; then print "churn ok N failed M"
+#                      control), send 32 kB, close after the sink has
+#                      (no TIME_WAIT here), and again, until SIGTERM; then
+#                      print "churn ok N failed M"
 import os
 import select
 import socket
@@ -154,6 +155,11 @@ def churn(addr, port):
         try:
             s = socket.create_connection((addr, port), timeout=5)
             s.sendall(buf)
+            # the sink closes first and keeps the TIME_WAIT: thousands of
+            # connections a minute would use up the ephemeral ports here
+            s.shutdown(socket.SHUT_WR)
+            while s.recv(4096):
+                pass
             s.close()
             counts["ok"] += 1
         except OSError:
