@@ -23,21 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "medium.h"
-
-static uint64_t st;		/* xorshift64*: the test's own randomness */
-
-static uint64_t rnd(void)
-{
-	st ^= st >> 12;
-	st ^= st << 25;
-	st ^= st >> 27;
-	return st * 2685821657736338717ULL;
-}
-
-static unsigned int below(unsigned int n)
-{
-	return n ? (unsigned int)(rnd() % n) : 0;
-}
+#include "fuzz-rand.h"
 
 static uint64_t statuses, delivered;
 

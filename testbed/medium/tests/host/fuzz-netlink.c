@@ -25,21 +25,7 @@
  * Usage: fuzz-netlink [messages [seed]]
  */
 #include "../../live.c"
-
-static uint64_t st;		/* xorshift64*: the test's own randomness */
-
-static uint64_t rnd(void)
-{
-	st ^= st >> 12;
-	st ^= st << 25;
-	st ^= st >> 27;
-	return st * 2685821657736338717ULL;
-}
-
-static unsigned int below(unsigned int n)
-{
-	return n ? (unsigned int)(rnd() % n) : 0;
-}
+#include "fuzz-rand.h"
 
 /* the length an attribute of @type is meant to have, 0 for "any" */
 static unsigned int want_len(int type)
