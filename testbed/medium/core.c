@@ -1629,6 +1629,7 @@ void aq_enqueue(struct aq_medium *m, struct aq_frame *f)
 	struct aq_ac_state *q;
 
 	m->st.frames_in++;
+	r->frames_in++;
 	f->enq_time = m->now;
 	f->next = NULL;
 	if (!r->present) {

@@ -150,10 +150,11 @@ void aq_stats_json(struct aq_medium *m, FILE *o)
 			"\"rx_us\": %.3f, \"busy_fraction\": %.6f,\n", us(active),
 			us(r->busy_ns), us(r->tx_ns), us(r->rx_ns),
 			active > 0 ? (double)r->busy_ns / active : 0.0);
-		fprintf(o, "   \"rx_frames\": %" PRIu64 ", \"rx_errors\": %" PRIu64
+		fprintf(o, "   \"frames_in\": %" PRIu64 ", \"rx_frames\": %" PRIu64
+			", \"rx_errors\": %" PRIu64
 			", \"rx_hdr_lost\": %" PRIu64 ", \"eifs\": %s"
 			", \"responses_sent\": %" PRIu64 ", \"backlogged\": %s,\n",
-			r->rx_frames, r->rx_errors, r->rx_hdr_lost,
+			r->frames_in, r->rx_frames, r->rx_errors, r->rx_hdr_lost,
 			r->eifs ? "true" : "false", r->tx_responses,
 			r->backlogged ? "true" : "false");
 		fprintf(o, "   \"airtime_to_us\": {");

@@ -19,6 +19,13 @@
 #  C. survey: over that saturated interval, the change of "channel busy
 #     time" in `iw survey dump` (the in-use channel) of the AP and of sta1
 #     is within 5 % of the change of the medium's busy_us of that radio.
+#  D. nothing lost between hwsim and the medium over that traffic: per
+#     radio, the frames hwsim handed over (ethtool -S tx_pkts_nic) are the
+#     frames the medium took for it (frames_in), the frames the medium
+#     delivered (rx_frames, less those the kernel refused) are the frames
+#     hwsim received (rx_pkts_nic), and hwsim dropped or failed none.  The
+#     AP's beacons never stop, so "are" means: within what hwsim counted
+#     in the reads just before and just after the medium's (a few frames).
 #
 # The far distance, from the model of Documentation/testbed/medium.rst:
 #   SNR(d) = tx_power - PL0 - 10 n log10(d) - noise
@@ -46,7 +53,7 @@ NEAR_MIN_MBPS=65	# MCS 7 / MCS 13: only usable close to the AP
 # the same guest); copied to $AQ_RESULTS/medium-patched at exit
 OUT=$AQ_TMP/medium-patched
 mkdir -p "$OUT"
-NTESTS=14
+NTESTS=17
 tap_plan $NTESTS
 
 skip_all() {
@@ -166,6 +173,33 @@ survey_ms() {
 	awk -v f="$2" '/frequency/ { inuse = /in use/ }
 		inuse && index($0, f ":") { sub(".*" f ":[ \t]*", ""); print $1; exit }' "$1"
 }
+# hwsim's own counters per radio: "NAME tx rx dropped failed"
+hw_counts() {
+	local ns ifc
+	for ns in ap sta1 sta2; do
+		case $ns in
+		ap) ifc=$AP_IF ;;
+		sta1) ifc=${STA_IFS[0]} ;;
+		sta2) ifc=${STA_IFS[1]} ;;
+		esac
+		ip netns exec "$ns" ethtool -S "$ifc" 2>/dev/null | awk -v n="$ns" '
+			$1 == "tx_pkts_nic:" { t = $2 } $1 == "rx_pkts_nic:" { r = $2 }
+			$1 == "d_tx_dropped:" { d = $2 } $1 == "d_tx_failed:" { f = $2 }
+			END { print n, t, r, d, f }'
+	done
+}
+# hw_snap NAME: hwsim's counters (a), the medium's statistics, hwsim's
+# counters again (b).  The counters only grow and each frame is counted by
+# hwsim before the medium takes it (tx) and by the medium before hwsim
+# receives it (rx), so the medium's count lies between reads a and b; the
+# AP's beacons keep moving them, and one read takes about a second of guest
+# time under the virtual clock (the forks)
+hw_snap() {
+	hw_counts >"$OUT/hw-$1-a.txt"
+	medium_stats >"$OUT/stats-$1.json"
+	hw_counts >"$OUT/hw-$1-b.txt"
+}
+hw_snap d0
 iperf3_client sta1 10.0.0.1 -p 5201 -t 5 >"$OUT/iperf-both-1.json" &
 p1=$!
 iperf3_client sta2 10.0.0.1 -p 5202 -t 5 >"$OUT/iperf-both-2.json" &
@@ -212,6 +246,53 @@ for r in ap sta1; do
 	dev=$(awk -v s="$sbusy" -v m="$mbusy" 'BEGIN { if (m > 0) printf "%.4f", (s - m) / m; else print 99 }')
 	tap_in_range "$dev" -0.05 0.05 "$r: survey busy time tracks the medium's busy_us (relative deviation)"
 done
+
+# --- D. the same frames on both sides of the netlink socket ----------------
+# over B, per radio: the change of the medium's count must lie between the
+# least and the most hwsim can have counted (a1 - b0 .. b1 - a0)
+sleep 1
+hw_snap d1
+# per radio: "NAME tx_lo tx_hi frames_in rx_lo rx_hi rx_frames lost"
+cons=$(for n in ap sta1 sta2; do
+	read -r _ ta0 ra0 da0 fa0 < <(grep "^$n " "$OUT/hw-d0-a.txt")
+	read -r _ tb0 rb0 _ < <(grep "^$n " "$OUT/hw-d0-b.txt")
+	read -r _ ta1 ra1 _ < <(grep "^$n " "$OUT/hw-d1-a.txt")
+	read -r _ tb1 rb1 db1 fb1 < <(grep "^$n " "$OUT/hw-d1-b.txt")
+	jq -n -r --slurpfile a "$OUT/stats-d0.json" --slurpfile b "$OUT/stats-d1.json" \
+		--arg n "$n" --arg h "$((ta1 - tb0)) $((tb1 - ta0)) $((ra1 - rb0)) $((rb1 - ra0))" \
+		--argjson lost $((db1 - da0 + fb1 - fa0)) \
+		'($b[0].radios[] | select(.name == $n)) as $y |
+		 ($a[0].radios[] | select(.name == $n)) as $x | ($h | split(" ")) as $w |
+		 "\($n) \($w[0]) \($w[1]) \($y.frames_in - $x.frames_in) \($w[2]) \($w[3]) \($y.rx_frames - $x.rx_frames) \($lost)"'
+done 2>/dev/null)
+rej=$(jq -n --slurpfile a "$OUT/stats-d0.json" --slurpfile b "$OUT/stats-d1.json" \
+	'$b[0].kernel_rejected_frames - $a[0].kernel_rejected_frames' 2>/dev/null)
+tap_diag "D: per radio: hwsim tx (least most), medium frames_in, hwsim rx (least most)," \
+	"medium rx_frames, hwsim dropped+failed: $(echo "$cons" | tr '\n' ';'); kernel refused ${rej:-?}"
+# (at least 100 frames each: the saturated uploads and their ACKs)
+bad=$(echo "$cons" | awk 'NF == 8 && $2 >= 100 && $2 <= $4 && $4 <= $3 { next } { print $1 }' |
+	tr '\n' ' ')
+d="every radio: the frames hwsim handed over are the frames the medium took"
+if [ "$(echo "$cons" | awk 'NF == 8' | wc -l)" = 3 ] && [ -z "$bad" ]; then
+	tap_ok "$d"
+else
+	tap_fail "$d" "outside hwsim's reads or too few: ${bad:-a radio missing}"
+fi
+# per radio when the kernel refused none in between (refusals are not
+# counted per radio), else over all radios
+bad=$(echo "$cons" | awk -v r="${rej:-x}" '
+	NF == 8 && r == 0 && $5 <= $7 && $7 <= $6 && $5 >= 100 { next }
+	NF == 8 && r != 0 && r != "x" { lo += $5; hi += $6; m += $7; next }
+	{ print $1 }
+	END { if (r != 0 && r != "x" && !(lo <= m - r && m - r <= hi)) print "all" }' | tr '\n' ' ')
+d="the frames the medium delivered, less the kernel's refusals, are the frames hwsim received"
+if [ "$(echo "$cons" | awk 'NF == 8' | wc -l)" = 3 ] && [ -n "$rej" ] && [ -z "$bad" ]; then
+	tap_ok "$d"
+else
+	tap_fail "$d" "outside hwsim's reads or too few: ${bad:-a radio missing}"
+fi
+lost=$(echo "$cons" | awk 'NF == 8 { s += $8 } END { print s + 0 }')
+tap_is "$lost" 0 "hwsim dropped or failed no frame on its way to the medium"
 
 medium_stop
 tap_is "$?" 0 "medium exits cleanly"
