@@ -341,6 +341,37 @@ sys.stdout.write(d.decode())
 PY
 }
 
+# medium_sampler SECONDS FILE: the medium's statistics every SECONDS, one
+# JSON line each ({"t": guest time, "stats": ...}), until killed; one
+# process, so sampling costs no interpreter start per line
+medium_sampler() {
+	python3 - "$MEDIUM_SOCK" "$1" "$2" <<'PY'
+import json, os, socket, sys, time
+sock, every, path = sys.argv[1], float(sys.argv[2]), sys.argv[3]
+parent = os.getppid()
+with open(path, "w") as out:
+    # until the shell that started it is killed (then the parent changes)
+    while os.getppid() == parent:
+        t = time.time()
+        s = socket.socket(socket.AF_UNIX)
+        d = b""
+        try:
+            s.connect(sock)
+            while True:
+                b = s.recv(65536)
+                if not b:
+                    break
+                d += b
+            out.write(json.dumps({"t": t, "stats": json.loads(d)}) + "\n")
+            out.flush()
+        except (OSError, ValueError):
+            pass
+        finally:
+            s.close()
+        time.sleep(max(0.0, every - (time.time() - t)))
+PY
+}
+
 # medium_stop: SIGTERM, wait; returns aqmedium's exit status
 medium_stop() {
 	local rc=0

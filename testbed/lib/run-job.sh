@@ -70,6 +70,10 @@ elif [ "$topology" != bss ]; then
 	exit 1
 fi
 dur=$(P duration_s)
+# the stations' access mode (tap-setup's model): RTS/CTS before every
+# frame (rts) or basic access
+access=basic
+[ "$(P rts)" = true ] && access=rts
 rtt=$(P rtt_ms)
 pint=$(P ping_interval_s)
 [ "$downloads" -le "$n_sta" ] && [ "$uploads" -le "$n_sta" ] || {
@@ -121,11 +125,12 @@ if [ "$(P medium)" = true ]; then
 		if (.phy.standard == "g" or .phy.standard == "n24") and
 		   ($p[0].params.short_slot | not) then .phy.slot_us = 20 else . end' \
 		"$out/medium.json" >"$out/medium.json.s" && mv "$out/medium.json.s" "$out/medium.json"
-	if [ -n "$(P tap_args)" ]; then
+	if [ -n "$(P tap_args)" ] && [ "$(P tap_args)" != null ]; then
 		# the AP's AC_VO as tap-setup would have hostapd set it (AIFSN,
 		# CWmin, CWmax and the TXOP)
 		# shellcheck disable=SC2046 # the options are words
-		"$AQ_TOP/scripts/tap-setup" hostapd $(P tap_args) >"$out/tap-lines.txt" || {
+		"$AQ_TOP/scripts/tap-setup" hostapd $(P tap_args) --access "$access" \
+			>"$out/tap-lines.txt" || {
 			say "$scn $id: tap-setup hostapd $(P tap_args) failed"; exit 1; }
 		tq() { sed -n "s/^tx_queue_data0_$1=//p" "$out/tap-lines.txt"; }
 		# burst: hostapd's TXOP in ms (tap-setup: n* - 1 ACKs)
@@ -250,12 +255,32 @@ namespaces() {
 	return 0
 }
 export AP_IF AQ_TOP AQ_TMP AQ_RETRY
-# the model's n* for the scenario's tap-setup options, basic access
-if [ -n "$(P tap_args)" ]; then
+# the model's n* for the scenario's tap-setup options, in the stations'
+# access mode
+if [ -n "$(P tap_args)" ] && [ "$(P tap_args)" != null ]; then
 	# shellcheck disable=SC2046
-	"$AQ_TOP/scripts/tap-setup" nstar $(P tap_args) --access basic --json 2>/dev/null |
+	"$AQ_TOP/scripts/tap-setup" nstar $(P tap_args) --access "$access" --json 2>/dev/null |
 		jq '.results[0].nstar_real' >"$out/nstar.txt"
 fi
+# flow_start_s: each flow's start, seconds after the first (flows in
+# order: the downloads, then the uploads; missing entries start at 0); a
+# flow runs until the run's end, duration_s after the first started
+flow_start=()
+[ "$(P flow_start_s)" != null ] && IFS=, read -ra flow_start <<<"$(P flow_start_s)"
+start_of() { # FLOW: its start offset in whole seconds
+	local s=${flow_start[$1 - 1]:-0}
+	printf '%.0f' "$s"
+}
+for f in $(seq "$nflows"); do
+	[ "$(start_of "$f")" -lt "$dur" ] || {
+		say "$scn $id: flow_start_s: flow $f starts at $(start_of "$f") s, not before the run's end (duration_s $dur)"
+		exit 1
+	}
+done
+# medium_sample_s: the medium's statistics every so many seconds during
+# the flows (0: before and after only), for per-second channel occupancy
+msample=$(P medium_sample_s)
+[ "$msample" = null ] && msample=0
 mss=$(P mss)
 mss_opt=()
 [ "$mss" != 0 ] && mss_opt=(-M "$mss")
@@ -422,7 +447,7 @@ retry_stats() {
 }
 
 run_flows() { # RAWDIR CC: every flow for $dur s, ping from sta1 alongside
-	local raw=$1 cc=$2 f i pids=() ping_pid tc_pid rate_pid
+	local raw=$1 cc=$2 f i off t0 pids=() ping_pid tc_pid rate_pid sample_pid=
 	medium_stats >"$raw/medium-before.json" 2>/dev/null
 	[ "$topology" = obss ] && retry_stats >"$raw/retry-stats-before.txt" 2>&1
 	ip netns exec sta1 ping -n -i "$pint" -W 2 -w $((dur + 2)) 10.9.0.2 \
@@ -447,25 +472,38 @@ run_flows() { # RAWDIR CC: every flow for $dur s, ping from sta1 alongside
 	  done ) >"$raw/phy-rates.txt" 2>/dev/null &
 	rate_pid=$!
 	f=0
+	if [ "$msample" != 0 ]; then
+		medium_sampler "$msample" "$raw/medium-samples.jsonl" &
+		sample_pid=$!
+	fi
+	# flows.txt: per flow its number, direction, station, the guest time
+	# the run's flows began (t0), its start offset and the run's length (s)
+	t0=$(date +%s.%N)
+	: >"$raw/flows.txt"
 	for i in $(seq "$downloads"); do
 		f=$((f + 1))
-		timeout $((dur + 60)) ip netns exec "sta$i" iperf3 -c 10.9.0.2 -p $((5200 + f)) \
-			-J -t "$dur" -i 1 -R -C "$cc" "${mss_opt[@]}" >"$raw/iperf3-$f-down-sta$i.json" 2>&1 &
+		off=$(start_of "$f")
+		echo "$f down sta$i $t0 $off $dur" >>"$raw/flows.txt"
+		{ sleep "$off"; exec timeout $((dur + 60)) ip netns exec "sta$i" iperf3 -c 10.9.0.2 \
+			-p $((5200 + f)) -J -t $((dur - off)) -i 1 -R -C "$cc" "${mss_opt[@]}" \
+			>"$raw/iperf3-$f-down-sta$i.json" 2>&1; } &
 		pids+=($!)
 	done
 	for i in $(seq "$uploads"); do
 		f=$((f + 1))
+		off=$(start_of "$f")
+		echo "$f up sta$((n_sta - i + 1)) $t0 $off $dur" >>"$raw/flows.txt"
 		# the upload's sender is the station (or the host behind it): the
 		# cc applies there
-		timeout $((dur + 60)) ip netns exec "$(upload_ns $((n_sta - i + 1)))" iperf3 -c 10.9.0.2 \
-			-p $((5200 + f)) -J -t "$dur" -i 1 -C "$cc" "${mss_opt[@]}" \
-			>"$raw/iperf3-$f-up-sta$((n_sta - i + 1)).json" 2>&1 &
+		{ sleep "$off"; exec timeout $((dur + 60)) ip netns exec "$(upload_ns $((n_sta - i + 1)))" \
+			iperf3 -c 10.9.0.2 -p $((5200 + f)) -J -t $((dur - off)) -i 1 -C "$cc" "${mss_opt[@]}" \
+			>"$raw/iperf3-$f-up-sta$((n_sta - i + 1)).json" 2>&1; } &
 		pids+=($!)
 	done
 	for i in "${pids[@]}"; do wait "$i"; done
 	wait "$ping_pid"
-	kill "$tc_pid" "$rate_pid" 2>/dev/null
-	wait "$tc_pid" "$rate_pid" 2>/dev/null
+	kill "$tc_pid" "$rate_pid" ${sample_pid:+"$sample_pid"} 2>/dev/null
+	wait "$tc_pid" "$rate_pid" ${sample_pid:+"$sample_pid"} 2>/dev/null
 	medium_stats >"$raw/medium-after.json" 2>/dev/null
 	ip netns exec "$AP_NS" tc -s -j qdisc show dev "$AP_IF" >"$raw/tc-final.json" 2>/dev/null
 	[ -r "$dbg/backpressure/stats" ] && cat "$dbg/backpressure/stats" >"$raw/backpressure.txt"

@@ -189,6 +189,69 @@ def medium_delta(raw):
             "radios": radios}
 
 
+def _occupancy(stats):
+    """{station: microseconds of channel occupancy so far} from one medium
+    statistics snapshot: the station's own transmit time plus the AP's
+    airtime toward it (cot-tcp-rate-control eq. 14)."""
+    ap = next((r for r in stats["radios"] if r["name"] == "ap"), None)
+    to = (ap or {}).get("airtime_to_us", {})
+    return {r["name"]: r["tx_us"] + to.get(r["name"], 0.0)
+            for r in stats["radios"] if r["name"] != "ap"}
+
+
+def flow_windows(raw):
+    """{station: (start, end)} in guest seconds: when a flow of the
+    station's was running, from its first start to the run's end
+    (flows.txt: the run's start t0, the flow's start offset, the run's
+    length)."""
+    out = {}
+    p = os.path.join(raw, "flows.txt")
+    for line in open(p, errors="replace") if os.path.exists(p) else []:
+        w = line.split()
+        if len(w) == 6:
+            t0, off, dur = float(w[3]), float(w[4]), float(w[5])
+            a, b = out.get(w[2], (t0 + off, t0 + dur))
+            out[w[2]] = (min(a, t0 + off), max(b, t0 + dur))
+    return out
+
+
+def occupancy_series(raw):
+    """The channel occupancy of each station per sampling interval, as a
+    fraction of the interval (run-job.sh's medium_sample_s), with the Jain
+    index over the stations whose flow ran for the whole interval (COT's
+    Fig. 3).  None without samples."""
+    p = os.path.join(raw, "medium-samples.jsonl")
+    if not os.path.exists(p):
+        return None
+    snaps = []
+    for line in open(p, errors="replace"):
+        try:
+            s = json.loads(line)
+            snaps.append((s["t"], s["stats"]["time_us"], _occupancy(s["stats"])))
+        except (ValueError, KeyError, TypeError):
+            continue
+    if len(snaps) < 2:
+        return None
+    win = flow_windows(raw)
+    t_first = min((a for a, _ in win.values()), default=snaps[0][0])
+    stations = sorted({st for _, _, o in snaps for st in o if st in win} or
+                      {st for _, _, o in snaps for st in o})
+    out = {"t": [], "stations": {st: [] for st in stations}, "active": [], "jain": []}
+    for (ta, ua, oa), (tb, ub, ob) in zip(snaps, snaps[1:]):
+        span = ub - ua
+        if span <= 0:
+            continue
+        frac = {st: max(0.0, ob.get(st, 0.0) - oa.get(st, 0.0)) / span for st in stations}
+        active = [st for st in stations
+                  if st in win and win[st][0] <= ta and tb <= win[st][1]]
+        out["t"].append(round(tb - t_first, 3))
+        for st in stations:
+            out["stations"][st].append(round(frac[st], 5))
+        out["active"].append(active)
+        out["jain"].append(jain([frac[st] for st in active]) if len(active) >= 2 else None)
+    return out
+
+
 def drop_rate(flows):
     """The mean over flows of TCP retransmissions per data segment sent
     (%): the segments the network lost, as the sender saw them."""
@@ -360,6 +423,7 @@ def main():
     rec["medium"] = {"config": load(os.path.join(raw, "medium-config.json")),
                      "delta": medium_delta(raw)}
     rec["flows"] = flows
+    rec["occupancy_series"] = occupancy_series(raw)
     bad = []
     p = os.path.join(raw, "dmesg.txt")
     for line in open(p, errors="replace") if os.path.exists(p) else []:
@@ -402,6 +466,11 @@ def main():
         "n_star": n_star(raw),
         "occupancy_fairness_index": jain([md["occupancy_us"].get(st) for st in
                                 sorted({f["station"] for f in flows})]) if md else None,
+        # COT's Fig. 3: Jain's index of each interval's occupancy over the
+        # stations whose flow ran through it, mean over the intervals with
+        # two or more
+        "per_second_occupancy_fairness": mean([j for j in (rec["occupancy_series"] or {})
+                                               .get("jain", []) if j is not None]),
         # the senders' own view (uploads: the stations), as the 802.11n
         # retry paper measured it with tcpprobe: mean smoothed RTT and cwnd
         "tcp_rtt_mean_ms": mean([x for f in flows for x in f.get("tcp_rtt_ms", [])]),

@@ -56,6 +56,8 @@ def plot_one(plt, spec, scn, points, path):
     _set_colors(scn)
     kind = spec["kind"]
     slugs = sorted(points)
+    if kind == "stations":
+        return _plot_stations(plt, spec, scn, points, path)
     if kind == "sweep":
         x = spec["x"]
         xs = sorted({pt_v["point"].get(x) for pt in points.values()
@@ -148,6 +150,39 @@ def plot_one(plt, spec, scn, points, path):
             if kind != "bars":
                 ax.legend(fontsize=8)
     fig.suptitle(f"{scn['name']}: {spec.get('title', '')}", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return path, None
+
+
+def _plot_stations(plt, spec, scn, points, path):
+    """One panel per variant (the first sweep point, its first seed): each
+    station's share of the channel per sampling interval (the record's
+    occupancy_series), as COT's Fig. 3."""
+    pt = points[sorted(points)[0]]
+    panels = [(v, _first_ok(a)) for v, a in pt.items()]
+    panels = [(v, r) for v, r in panels if r and r.get(spec["series"])]
+    if not panels:
+        return None, (f"no run has {spec['series']} (the scenario's "
+                      "medium_sample_s samples the medium)")
+    n = len(panels)
+    cols = min(n, 3)
+    rows = (n + cols - 1) // cols
+    fig, axes = plt.subplots(rows, cols, figsize=(4.6 * cols, 3.4 * rows),
+                             squeeze=False, sharey=True)
+    for ax, (v, r) in zip(axes.flat, panels):
+        ser = r[spec["series"]]
+        for st, ys in ser["stations"].items():
+            ax.plot(ser["t"], ys, label=st, linewidth=1.2)
+        ax.set_title(f"{v}: {pt[v]['label']}", fontsize=8)
+        ax.set_xlabel("time (s)")
+        ax.set_ylabel(spec.get("ylabel", spec["series"]))
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=7)
+    for ax in list(axes.flat)[n:]:
+        ax.set_visible(False)
+    fig.suptitle(f"{scn['name']} [{sorted(points)[0]}]: {spec.get('title', '')}", fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=90)
     plt.close(fig)

@@ -31,7 +31,7 @@ VARIANT_KEYS = {"name", "label", "role", "qdisc", "backpressure", "modules",
                 "ap_undo", "sta_exec", "sta_undo", "note"}
 PLOT_KEYS = {"kind", "title", "metric", "series", "x", "ylabel", "xlabel",
              "log", "cite", "variants"}
-PLOT_KINDS = ("cdf", "timeseries", "bars", "sweep")
+PLOT_KINDS = ("cdf", "timeseries", "bars", "sweep", "stations")
 # Parameters every scenario has (the runner reads them); a scenario may add
 # its own (used in variant strings as {name}).
 COMMON_PARAMS = {
@@ -62,6 +62,12 @@ COMMON_PARAMS = {
     # (hwsim does not pass the kernel's EDCA to the medium), and every
     # record carries tap-setup's n* for them (metric n_star)
     "tap_args": "",
+    # each flow's start in seconds after the first (downloads, then
+    # uploads; missing entries: 0); every flow runs to the run's end
+    "flow_start_s": [],
+    # the medium's statistics every so many seconds during the flows (0:
+    # before and after only): per-station channel occupancy over time
+    "medium_sample_s": 0,
 }
 
 

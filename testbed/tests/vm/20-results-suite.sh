@@ -7,6 +7,9 @@
 # the records validate against run.schema.json and carry measured values;
 # the summary judges the eBDP claims from them; the page links its plots;
 # a second run with the same arguments runs nothing and keeps the records.
+# The flow starts 1 s into the run (flow_start_s) and the medium is sampled
+# every second (medium_sample_s): the flow runs 3 s, and the records carry
+# the station's occupancy per interval.
 # (--here draws no plots: the host test 20-results-suite checks those.)
 # aq-vm-clock: virtual
 # aq-vm-cost: 220  (host seconds with two guests side by side on 2 cores, 2026-11-26: balances make check's guests)
@@ -17,9 +20,9 @@ set -u
 
 res=$AQ_TMP/suite
 rm -rf "$res"
-tap_plan 8
+tap_plan 9
 args=(--here --scenario bufferbloat --set duration_s=4 --set variants=default,ebdp
-      --results "$res")
+      --set flow_start_s=1 --set medium_sample_s=1 --results "$res")
 timeout 1800 "$AQ_TOP/testbed/run" "${args[@]}" >"$AQ_TMP/suite-1.log" 2>&1
 rc=$?
 cp "$AQ_TMP/suite-1.log" "$AQ_RESULTS/" 2>/dev/null
@@ -57,6 +60,13 @@ t(e and e["qdisc"]["kind"] == "ebdp" and lims and d["qdisc"]["kind"] in (None, "
 t(e and e["guest"]["modules"].get("sch_ebdp", {}).get("ours")
   and e["guest"]["modules"].get("mac80211", {}).get("ours") and e["guest"]["clock"] == "virtual",
   "the record names our modules and the virtual clock")
+occ = [r.get("occupancy_series") or {} for r in (d, e)]
+t(all(len(r["flows"][0]["interval_mbps"]) == 3 for r in (d, e) if r.get("flows"))
+  and all(len(o.get("t", [])) >= 2 and any("sta1" in a for a in o["active"])
+          and sum(o["stations"].get("sta1", [])) > 0 for o in occ),
+  "a flow started 1 s late runs 3 s; the station's occupancy is sampled while it runs",
+  f"{[len(r['flows'][0]['interval_mbps']) for r in (d, e) if r.get('flows')]} "
+  f"{[(o.get('t'), o.get('active')) for o in occ]}")
 PY
 tap_relay "$AQ_TMP/suite-check.tap"
 
