@@ -20,12 +20,20 @@
 #      download's mean RTT (its sender's, iperf3 mean_rtt) falls below a
 #      quarter of the phase-1 value of the same family, while the upload
 #      still fills the data FIFO (tail drops at Q).
+#   4. ackprio under an ACK flood: the shaper at 200 kbit/s (about 380
+#      ACKs a second), pure TCP ACKs sent faster than that from a raw
+#      socket and UDP data beside them, counted over 2 s while both FIFOs
+#      stay backlogged: the
+#      data FIFO still gets one packet in every EBDP_ACK_BURST + 1 = 4
+#      (strict priority starved it: the results suite saw a download stop
+#      for 16 s at 802.11g with five uploads), and the ACKs still get
+#      about three in four.
 # Results go to $AQ_RESULTS/sch_ebdp-ackprio/.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib-ebdp.sh"
 
-PLAN=10
+PLAN=12
 tap_plan $PLAN
 [ "$(id -u)" = 0 ] || tap_skip_rest $PLAN "needs root (run in the VM)"
 for t in iperf3 jq ethtool; do
@@ -124,6 +132,49 @@ tap_check "ackprio: the upload still fills the data FIFO ($((dl1 - dl0)) tail dr
 	[ $((dl1 - dl0)) -gt 0 ]
 tap_check "no ACK dropped from the ACK FIFO ($(ebdp_stat drops_ackq))" \
 	[ "$(ebdp_stat drops_ackq)" = 0 ]
+
+# Phase 4: more ACKs than the shaper can send, and data beside them
+A tc qdisc change dev va root handle 1: tbf rate 200kbit burst 3000 latency 1s
+ip netns exec ebdp-a iperf3 -c 10.77.0.2 -p 5201 -u -b 1M -t 6 -J >"$out/flood-udp.json" 2>&1 &
+udp=$!
+sleep 1	# the data FIFO fills
+# pure ACKs (20-byte TCP header, ACK flag only) to b's discard port, about
+# 2000 a second for 4 s; b drops them (no connection), the shaper does not
+A python3 - >"$out/flood-acks.txt" 2>&1 <<'PY' &
+import socket, struct, time
+s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_TCP)
+hdr = struct.pack("!HHIIBBHHH", 40000, 9, 1, 1, 5 << 4, 0x10, 1000, 0, 0)
+sent, end = 0, time.time() + 4
+while time.time() < end:
+    try:
+        s.sendto(hdr, ("10.77.0.2", 0))
+        sent += 1
+    except OSError:
+        pass
+    time.sleep(0.0005)
+print("sent", sent)
+PY
+flood=$!
+# count inside the flood, once both FIFOs are backlogged (the
+# interpreter's start takes a while of guest time)
+sleep 1.5
+k0=$(acks)
+n0=$(ebdp_stat packets)
+sleep 2
+k1=$(acks)
+n1=$(ebdp_stat packets)
+wait $flood
+wait $udp
+acks_out=$((k1 - k0))
+data_out=$((n1 - n0 - acks_out))
+echo "# ACK flood: $(cat "$out/flood-acks.txt"); dequeued $((n1 - n0)): $acks_out ACKs, $data_out data;" \
+     "ACK FIFO drops $(ebdp_stat drops_ackq)"
+# one data packet per EBDP_ACK_BURST (3) ACKs while both wait: a quarter
+# of the dequeues, less a packet or two at the window's edges
+tap_check "ACK flood: data still leaves ($data_out of $((n1 - n0)) dequeues >= 1/5)" \
+	[ "$data_out" -gt 0 -a $((data_out * 5)) -ge $((n1 - n0)) ]
+tap_check "ACK flood: ACKs keep their priority ($acks_out >= 2 x $data_out data)" \
+	[ "$acks_out" -ge $((2 * data_out)) ]
 
 A tc -s qdisc show dev va >"$out/qdisc-final.txt"
 path_down
