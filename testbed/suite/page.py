@@ -23,6 +23,8 @@ def pyplot():
 
 
 _COLORS = {}
+_LIGHT = ["#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5", "#c49c94",
+          "#f7b6d2", "#dbdb8d", "#9edae5"]
 
 
 def _style(a):
@@ -38,7 +40,8 @@ def _set_colors(scn):
     k = 0
     for v in scn.get("variant", []):
         if v["role"] != "linux-default":
-            _COLORS[v["name"]] = f"C{k}"
+            # matplotlib's ten, then the light shades of tab20
+            _COLORS[v["name"]] = f"C{k}" if k < 10 else _LIGHT[(k - 10) % len(_LIGHT)]
             k += 1
 
 
@@ -94,9 +97,15 @@ def plot_one(plt, spec, scn, points, path):
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=8)
     else:
+        # one panel per sweep point, at most three to a row
         n = len(slugs)
-        fig, axes = plt.subplots(1, n, figsize=(6.4 * min(n, 2), 4.2), squeeze=False)
-        for ax, slug in zip(axes[0], slugs):
+        cols = min(n, 3)
+        rows = (n + cols - 1) // cols
+        fig, axes = plt.subplots(rows, cols, figsize=(6.4 * min(n, 2) if n < 3 else 5.2 * cols,
+                                                      4.2 * rows), squeeze=False)
+        for ax in list(axes.flat)[n:]:
+            ax.set_visible(False)
+        for ax, slug in zip(axes.flat, slugs):
             pt = points[slug]
             if kind == "bars":
                 names = list(pt)
@@ -105,7 +114,8 @@ def plot_one(plt, spec, scn, points, path):
                 colors = [_style(pt[v])["color"] for v in names]
                 ax.bar(range(len(names)), [y or 0 for y in ys], yerr=es, capsize=4,
                        color=colors)
-                ax.set_xticks(range(len(names)), names)
+                ax.set_xticks(range(len(names)), names,
+                              **({"rotation": 30, "ha": "right"} if len(names) > 5 else {}))
                 for k, y in enumerate(ys):
                     if y is not None:
                         ax.annotate(f"{y:.3g}", (k, y), ha="center", va="bottom", fontsize=8)
