@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # aq-vm-clock: virtual
-# aq-vm-cost: 52  (host seconds with two guests side by side on 2 cores, 2026-11-26: balances make check's guests)
+# aq-vm-cost: 70  (host seconds with two guests side by side on 2 cores, 2026-11-26, plus the ACK flood of 2026-11-28: balances make check's guests)
 # (the shaped rates and the delays compared must be guest time)
 #
 # ackprio, no Wi-Fi: on the veth path of lib-ebdp.sh, ns ebdp-a's egress is
