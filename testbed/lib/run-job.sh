@@ -125,7 +125,7 @@ if [ "$(P medium)" = true ]; then
 		if (.phy.standard == "g" or .phy.standard == "n24") and
 		   ($p[0].params.short_slot | not) then .phy.slot_us = 20 else . end' \
 		"$out/medium.json" >"$out/medium.json.s" && mv "$out/medium.json.s" "$out/medium.json"
-	if [ -n "$(P tap_args)" ] && [ "$(P tap_args)" != null ]; then
+	if [ -n "$(P tap_args)" ]; then
 		# the AP's AC_VO as tap-setup would have hostapd set it (AIFSN,
 		# CWmin, CWmax and the TXOP)
 		# shellcheck disable=SC2046 # the options are words
@@ -257,7 +257,7 @@ namespaces() {
 export AP_IF AQ_TOP AQ_TMP AQ_RETRY
 # the model's n* for the scenario's tap-setup options, in the stations'
 # access mode
-if [ -n "$(P tap_args)" ] && [ "$(P tap_args)" != null ]; then
+if [ -n "$(P tap_args)" ]; then
 	# shellcheck disable=SC2046
 	"$AQ_TOP/scripts/tap-setup" nstar $(P tap_args) --access "$access" --json 2>/dev/null |
 		jq '.results[0].nstar_real' >"$out/nstar.txt"
@@ -265,8 +265,7 @@ fi
 # flow_start_s: each flow's start, seconds after the first (flows in
 # order: the downloads, then the uploads; missing entries start at 0); a
 # flow runs until the run's end, duration_s after the first started
-flow_start=()
-[ "$(P flow_start_s)" != null ] && IFS=, read -ra flow_start <<<"$(P flow_start_s)"
+IFS=, read -ra flow_start <<<"$(P flow_start_s)"
 start_of() { # FLOW: its start offset in whole seconds
 	local s=${flow_start[$1 - 1]:-0}
 	printf '%.0f' "$s"
@@ -280,7 +279,6 @@ done
 # medium_sample_s: the medium's statistics every so many seconds during
 # the flows (0: before and after only), for per-second channel occupancy
 msample=$(P medium_sample_s)
-[ "$msample" = null ] && msample=0
 mss=$(P mss)
 mss_opt=()
 [ "$mss" != 0 ] && mss_opt=(-M "$mss")
