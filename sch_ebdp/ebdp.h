@@ -214,6 +214,40 @@ static inline u32 ebdp_bdp_limit(u32 tmax_us, u64 tserv_fp, u32 c, u32 qmax)
 	return clamp_t(u64, q, EBDP_LIMIT_MIN, max(qmax, EBDP_LIMIT_MIN));
 }
 
+/*
+ * Frames per data packet under ackprio: 1 plus the ACKs served between two
+ * data packets while data waits, at most 1 + EBDP_ACK_BURST.  The cap
+ * bounds the product below (10^7 << 16 times 8 << 16 fits in 2^63).
+ */
+#define EBDP_FRAMES_MAX		8U
+
+/**
+ * ebdp_data_tserv_fp() - the data FIFO's service interval under ackprio
+ * @tserv_fp: Tserv, the mean service time of any frame, us << EBDP_FP_SHIFT
+ * @frames_fp: the mean number of frames sent per data packet while data
+ *	waits (1 + the ACKs served ahead of it), << EBDP_FP_SHIFT; values
+ *	below one (0: not measured) count as one
+ *
+ * Tserv is measured over every frame the qdisc sends.  With ackprio a data
+ * packet waits for the data ahead of it and for the ACKs served between
+ * them, so the data FIFO drains one packet every Tserv * frames: its
+ * mean service time, whatever the ACKs' own airtime, since Tserv already
+ * averages data and ACK frames in the proportion they are sent.  Sizing
+ * the data FIFO with it, Q = Tmax / (Tserv * frames) + c, keeps the data's
+ * queueing delay at Tmax; with Tserv alone it is Tmax * frames.
+ *
+ * Return: Tserv * frames in us << EBDP_FP_SHIFT.
+ */
+static inline u64 ebdp_data_tserv_fp(u64 tserv_fp, u64 frames_fp)
+{
+	if (frames_fp <= BIT_ULL(EBDP_FP_SHIFT))
+		return tserv_fp;
+	frames_fp = min_t(u64, frames_fp, (u64)EBDP_FRAMES_MAX << EBDP_FP_SHIFT);
+	tserv_fp = min_t(u64, tserv_fp,
+			 (u64)EBDP_SAMPLE_MAX_US << EBDP_FP_SHIFT);
+	return (tserv_fp * frames_fp) >> EBDP_FP_SHIFT;
+}
+
 /**
  * ebdp_alt_update() - one ALT step, q + a * T_I - b * T_B
  * @q_fp: q_ALT in packets << EBDP_FP_SHIFT

@@ -55,6 +55,35 @@ static void ebdp_test_limit_edges(struct kunit *test)
 			6U);
 }
 
+/* ackprio: the data FIFO drains one packet per Tserv * frames. */
+static void ebdp_test_data_tserv(struct kunit *test)
+{
+	const u64 one = FP(1);
+	u64 t;
+
+	/* without ACKs ahead (or unmeasured) the data sees Tserv */
+	KUNIT_EXPECT_EQ(test, ebdp_data_tserv_fp(FP(1000), 0), FP(1000));
+	KUNIT_EXPECT_EQ(test, ebdp_data_tserv_fp(FP(1000), one), FP(1000));
+	KUNIT_EXPECT_EQ(test, ebdp_data_tserv_fp(FP(1000), one / 2), FP(1000));
+	/* one and a half frames per data packet */
+	KUNIT_EXPECT_EQ(test, ebdp_data_tserv_fp(FP(1000), one + one / 2),
+			FP(1500));
+	/* EBDP_ACK_BURST ACKs per data packet: four frames */
+	t = ebdp_data_tserv_fp(FP(1000), 4 * one);
+	KUNIT_EXPECT_EQ(test, t, FP(4000));
+	/* Tmax 200 ms: 55 packets, not 205, so 55 * 4 ms is Tmax + c */
+	KUNIT_EXPECT_EQ(test, ebdp_bdp_limit(200000, t, 5, 400), 55U);
+	KUNIT_EXPECT_EQ(test, ebdp_bdp_limit(200000, FP(1000), 5, 400), 205U);
+	/* capped, and no overflow at the largest inputs */
+	KUNIT_EXPECT_EQ(test, ebdp_data_tserv_fp(FP(1000), 100 * one),
+			FP(1000 * EBDP_FRAMES_MAX));
+	KUNIT_EXPECT_EQ(test, ebdp_data_tserv_fp(U64_MAX, U64_MAX),
+			FP((u64)EBDP_SAMPLE_MAX_US * EBDP_FRAMES_MAX));
+	/* the frames EWMA is Tserv's: a burst of 3 ACKs moves it by W */
+	t = ebdp_tserv_update_fp(one, 4 * one, EBDP_WEIGHT_ONE / 16);
+	KUNIT_EXPECT_EQ(test, t, one + (3 * one) / 16);
+}
+
 /* First sample seeds; sample 0 is kept distinct from "none"; clamp. */
 static void ebdp_test_ewma_seed_and_clamp(struct kunit *test)
 {
@@ -303,6 +332,7 @@ static void ebdp_test_paper_astar_rule(struct kunit *test)
 static struct kunit_case ebdp_core_cases[] = {
 	KUNIT_CASE(ebdp_test_limit_formula),
 	KUNIT_CASE(ebdp_test_limit_edges),
+	KUNIT_CASE(ebdp_test_data_tserv),
 	KUNIT_CASE(ebdp_test_ewma_seed_and_clamp),
 	KUNIT_CASE(ebdp_test_ewma_step),
 	KUNIT_CASE(ebdp_test_ewma_noise),

@@ -54,7 +54,7 @@ enum tc_ebdp_source {
 	__TC_EBDP_SRC_MAX
 };
 
-#define TC_EBDP_XSTATS_VERSION	2
+#define TC_EBDP_XSTATS_VERSION	3
 
 /*
  * TCA_STATS_APP of "ebdp".  Versioned: fields are only ever appended, the
@@ -79,6 +79,11 @@ struct tc_ebdp_xstats {
 	__u64	samples_dequeue; /* Tserv samples from dequeue spacing */
 	/* version 2 */
 	__u64	gso_split;	/* GSO packets queued as their segments */
+	/* version 3 */
+	__u64	data_tserv_ns;	/* the data FIFO's service time, ns: Tserv
+				 * times the frames sent per data packet
+				 * (ackprio's ACKs included)
+				 */
 };
 
 #endif /* _UAPI_PKT_SCHED_EBDP_H */

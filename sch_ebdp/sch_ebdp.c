@@ -10,7 +10,8 @@
  *
  *  - two FIFOs: data, and (with "ackprio") pure TCP ACKs, served first
  *    but for one data packet after every EBDP_ACK_BURST ACKs while data
- *    waits;
+ *    waits; the data FIFO's Q then uses its own service time, Tserv times
+ *    the frames sent per data packet (ebdp_data_tserv_fp());
  *  - Tserv from MAC tx status when a patched mac80211 offers it
  *    (include/net/mac80211_feedback.h, bound at run time with symbol_get()
  *    so that the module has no dependency on mac80211), otherwise from the
@@ -94,6 +95,7 @@ struct ebdp_sched_data {
 	u8 ackprio;
 	u8 deq_backlogged;	/* queue non-empty after the last dequeue */
 	u8 ack_run;		/* ACKs sent in a row while data waited */
+	u64 frames_fp;		/* EWMA of frames per data packet << FP, 0: none */
 	u32 acklimit;
 	u32 qmin;
 	u32 alt_a;
@@ -140,12 +142,22 @@ static DEFINE_SPINLOCK(ebdp_instances_lock);
 /* ------------------------------------------------------------------ */
 /* Service-time estimate                                               */
 
+/*
+ * Q_eBDP of the data FIFO; caller holds est_lock.  With ackprio the data
+ * drains at one packet per Tserv * frames (ebdp_data_tserv_fp()).
+ */
+static void ebdp_set_bdp_limit(struct ebdp_sched_data *q)
+{
+	u64 t = ebdp_data_tserv_fp(q->tserv_fp, READ_ONCE(q->frames_fp));
+
+	WRITE_ONCE(q->bdp_limit, ebdp_bdp_limit(q->tmax_us, t, q->c, q->qmax));
+}
+
 /* Fold a sample in; caller holds est_lock. */
 static void ebdp_est_sample(struct ebdp_sched_data *q, u64 sample_fp)
 {
 	q->tserv_fp = ebdp_tserv_update_fp(q->tserv_fp, sample_fp, q->weight);
-	WRITE_ONCE(q->bdp_limit, ebdp_bdp_limit(q->tmax_us, q->tserv_fp,
-						q->c, q->qmax));
+	ebdp_set_bdp_limit(q);
 }
 
 /* Dequeue spacing: the time between two dequeues while backlogged. */
@@ -577,6 +589,13 @@ static struct sk_buff *ebdp_dequeue(struct Qdisc *sch)
 		q->ack_run = q->dataq.head ? q->ack_run + 1 : 0;
 	} else {
 		skb = __qdisc_dequeue_head(&q->dataq);
+		/* this packet waited for the ack_run ACKs sent before it */
+		if (skb && q->ackprio)
+			WRITE_ONCE(q->frames_fp,
+				   ebdp_tserv_update_fp(q->frames_fp,
+							(u64)(1 + q->ack_run) <<
+							EBDP_FP_SHIFT,
+							q->weight));
 		q->ack_run = 0;
 	}
 	if (!skb)
@@ -782,8 +801,10 @@ static void ebdp_params_set(struct ebdp_sched_data *q,
 	q->c = p->c;
 	WRITE_ONCE(q->qmax, p->qmax);
 	q->weight = p->weight;
-	WRITE_ONCE(q->bdp_limit, ebdp_bdp_limit(q->tmax_us, q->tserv_fp,
-						q->c, q->qmax));
+	/* without ackprio every frame is a data packet */
+	if (!p->ackprio)
+		WRITE_ONCE(q->frames_fp, 0);
+	ebdp_set_bdp_limit(q);
 	spin_unlock_bh(&q->est_lock);
 
 	if (q->mode != p->mode) {
@@ -957,6 +978,8 @@ static int ebdp_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	spin_lock_bh(&q->est_lock);
 	st.source = q->source;
 	st.tserv_ns = ebdp_tserv_ns(q->tserv_fp);
+	st.data_tserv_ns = ebdp_tserv_ns(ebdp_data_tserv_fp(q->tserv_fp,
+							    q->frames_fp));
 	st.bdp_limit = q->bdp_limit;
 	st.samples_mac80211 = q->samples_mac;
 	st.samples_dequeue = q->samples_deq;

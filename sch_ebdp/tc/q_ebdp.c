@@ -310,6 +310,13 @@ static int ebdp_print_xstats(struct qdisc_util *qu, FILE *f,
 				   sizeof(st->gso_split))
 		print_u64(PRINT_ANY, "gso_split", " gso_split %llu",
 			  st->gso_split);
+	if (RTA_PAYLOAD(xstats) >= offsetof(struct tc_ebdp_xstats,
+					     data_tserv_ns) +
+				   sizeof(st->data_tserv_ns)) {
+		print_u64(PRINT_JSON, "data_tserv", NULL, st->data_tserv_ns);
+		print_string(PRINT_FP, NULL, " data_tserv %s",
+			     sprint_time64(st->data_tserv_ns, b1));
+	}
 	return 0;
 }
 

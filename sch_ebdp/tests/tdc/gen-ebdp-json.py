@@ -73,16 +73,17 @@ case("Delete EBDP", "$TC qdisc del dev $DUMMY handle 1: root", "0", SHOW, "qdisc
 case("Create EBDP as child of tbf", "$TC qdisc add dev $DUMMY parent 1: handle 2: ebdp qmax 100", "0", SHOW,
      "qdisc ebdp 2: parent 1: .*qmax 100p", setup=["$TC qdisc add dev $DUMMY handle 1: root tbf rate 10mbit burst 10k latency 100ms"])
 case("Show EBDP statistics", ADD, "0", "$TC -s qdisc show dev $DUMMY",
-     "tserv 0ns source none mac80211 (un)?bound limit 400p ebdp_limit 400p alt_limit 400p.*data_qlen 0 ack_qlen 0 ack_packets 0 drops_limit 0 drops_ackq 0 drops_change 0.*samples_mac80211 0 samples_dequeue 0")
+     "tserv 0ns source none mac80211 (un)?bound limit 400p ebdp_limit 400p alt_limit 400p.*data_qlen 0 ack_qlen 0 ack_packets 0 drops_limit 0 drops_ackq 0 drops_change 0.*samples_mac80211 0 samples_dequeue 0 gso_split 0 data_tserv 0ns")
 case("Show EBDP as JSON", ADD + " mode astar ackprio", "0", "$TC -j qdisc show dev $DUMMY", "", count="0",
      extra={"matchJSON": [{"kind": "ebdp", "handle": "1:", "root": True, "options": {
          "tmax": 200000, "c": 5, "qmax": 400, "weight": 0.015625, "mode": "astar", "ackprio": True,
          "acklimit": 64, "interval": 1000000, "qmin": 5, "alt_a": 10, "alt_b": 1}}]})
 case("Show EBDP statistics as JSON", ADD, "0", "$TC -s -j qdisc show dev $DUMMY", "", count="0",
-     extra={"matchJSON": [{"kind": "ebdp", "handle": "1:", "version": 2, "tserv": 0, "source": "none",
+     extra={"matchJSON": [{"kind": "ebdp", "handle": "1:", "version": 3, "tserv": 0, "source": "none",
          "limit": 400, "bdp_limit": 400, "alt_limit": 400, "data_qlen": 0, "ack_qlen": 0,
          "drops_limit": 0, "drops_ackq": 0, "drops_change": 0, "ack_packets": 0,
-         "samples_mac80211": 0, "samples_dequeue": 0, "gso_split": 0, "qlen": 0, "backlog": 0}]})
+         "samples_mac80211": 0, "samples_dequeue": 0, "gso_split": 0, "data_tserv": 0,
+         "qlen": 0, "backlog": 0}]})
 # rejected values: extack text from the kernel, qdisc unchanged
 def bad(o, msg, rc="2"):
     name = "Reject EBDP %s on change, qdisc unchanged" % o

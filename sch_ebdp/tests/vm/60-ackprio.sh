@@ -27,13 +27,15 @@
 #      data FIFO still gets one packet in every EBDP_ACK_BURST + 1 = 4
 #      (strict priority starved it: the results suite saw a download stop
 #      for 16 s at 802.11g with five uploads), and the ACKs still get
-#      about three in four.
+#      about three in four; and the data FIFO's limit is sized with its
+#      own service time (data_tserv: Tserv times the frames sent per data
+#      packet), not with Tserv.
 # Results go to $AQ_RESULTS/sch_ebdp-ackprio/.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib-ebdp.sh"
 
-PLAN=12
+PLAN=14
 tap_plan $PLAN
 [ "$(id -u)" = 0 ] || tap_skip_rest $PLAN "needs root (run in the VM)"
 for t in iperf3 jq ethtool; do
@@ -163,6 +165,8 @@ n0=$(ebdp_stat packets)
 sleep 2
 k1=$(acks)
 n1=$(ebdp_stat packets)
+# the data FIFO's service time and the limit sized with it, in one dump
+A tc -s -j qdisc show dev va | jq -c '[.[] | select(.kind == "ebdp")][0]' >"$out/flood-stats.json"
 wait $flood
 wait $udp
 acks_out=$((k1 - k0))
@@ -175,6 +179,22 @@ tap_check "ACK flood: data still leaves ($data_out of $((n1 - n0)) dequeues >= 1
 	[ "$data_out" -gt 0 -a $((data_out * 5)) -ge $((n1 - n0)) ]
 tap_check "ACK flood: ACKs keep their priority ($acks_out >= 2 x $data_out data)" \
 	[ "$acks_out" -ge $((2 * data_out)) ]
+
+# Under ackprio Tserv averages every frame, ACKs included, and the data
+# FIFO drains one packet per Tserv * (1 + the ACKs served ahead of it):
+# data_tserv.  Q is sized with it (Tmax 200 ms, c 5), else the data waits
+# about four times Tmax here.  The frames-per-packet average moves by
+# W = 1/64 per data packet, and only ~15 data packets leave a second at
+# 200 kbit/s: it is past 1.5 well before the 3.5 s of flood, not yet 4.
+ts=$(jq -r '.tserv' "$out/flood-stats.json")
+dts=$(jq -r '.data_tserv // 0' "$out/flood-stats.json")
+bl=$(jq -r '.bdp_limit' "$out/flood-stats.json")
+echo "# ACK flood: tserv $ts ns, data_tserv $dts ns, ebdp_limit $bl"
+tap_check "ACK flood: the data FIFO's service time counts the ACKs ahead ($dts ns >= 1.5 x $ts ns)" \
+	[ "${dts:-0}" -gt 0 -a $((dts * 2)) -ge $((ts * 3)) ]
+tap_check "ACK flood: Q = Tmax / data_tserv + c ($bl, +-2)" \
+	awk -v q="$bl" -v d="$dts" 'BEGIN { e = int(200e6 / d) + 5; if (e > 400) e = 400
+		exit !(d > 0 && q >= e - 2 && q <= e + 2) }'
 
 A tc -s qdisc show dev va >"$out/qdisc-final.txt"
 path_down
