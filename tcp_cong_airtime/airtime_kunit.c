@@ -361,6 +361,66 @@ static void airtime_test_split_many(struct kunit *test)
 }
 
 /*
+ * The model's occupancy against the view's.  The figures are those of sta1
+ * downloading alone in the results suite's anomaly-staggered scenario
+ * (802.11a 54 Mbit/s, RTS/CTS, N = 5 from BSS Load, r = 0.8): T 308111 us,
+ * beacons 564, busy 48000, its view occupancy 40493 and its connection's
+ * tau 62304.  t_avail_BSS 307547, t_bar 61509.  By the view alone sta1
+ * used 40493 < 0.8 * 61509 = 49207 and got t_bar (the 1/5 it was held to);
+ * by the model it is unsatisfied: ratio 62304 / 40493 (Q16 100836), the
+ * others 6943 us scaled to 10682, remain 234561, share 296070.
+ */
+static void airtime_test_occupancy_model(struct kunit *test)
+{
+	struct airtime_split s;
+	struct airtime_conns c = {};
+
+	KUNIT_EXPECT_EQ(test, airtime_occ_ratio_q16(40493, 62304), 100836);
+	KUNIT_EXPECT_EQ(test, airtime_occ_scale(6943, 100836), 10682);
+	/* no model figure, or less than the view: the view stands */
+	KUNIT_EXPECT_EQ(test, airtime_occ_ratio_q16(40493, 0), 1 << 16);
+	KUNIT_EXPECT_EQ(test, airtime_occ_ratio_q16(40493, 30000), 1 << 16);
+	KUNIT_EXPECT_EQ(test, airtime_occ_ratio_q16(0, 30000), 1 << 16);
+	/* capped */
+	KUNIT_EXPECT_EQ(test, airtime_occ_ratio_q16(100, 10000),
+			AIRTIME_OCC_RATIO_MAX << 16);
+	KUNIT_EXPECT_EQ(test, airtime_occ_scale(U64_MAX, 1 << 16), U32_MAX);
+
+	/* sta1 alone: the view's figure alone kept it at t_bar */
+	KUNIT_EXPECT_EQ(test, airtime_sta_share_us(308111, 564, 48000, 5,
+						   40493, 0, 800, &s), 61509);
+	KUNIT_EXPECT_EQ(test, airtime_sta_share_us(308111, 564, 48000, 5,
+						   40493, 62304, 800, &s),
+			296070);
+	KUNIT_EXPECT_EQ(test, s.n_unsat, 1);
+	/*
+	 * All five at their share: view 40000 each, tau 61000 (ratio 99942),
+	 * the others' 160000 us scale to 243999: remain 2548, five
+	 * unsatisfied, t_bar + 509.
+	 */
+	KUNIT_EXPECT_EQ(test, airtime_sta_share_us(308111, 564, 200564, 5,
+						   40000, 61000, 800, &s),
+			62018);
+	KUNIT_EXPECT_EQ(test, s.n_unsat, 5);
+	/*
+	 * Without a busy time the others used exactly their share (246036):
+	 * remain 511 among the five unsatisfied
+	 */
+	KUNIT_EXPECT_EQ(test, airtime_sta_share_us(308111, 564, 0, 5,
+						   40000, 61000, 800, &s),
+			61611);
+
+	/* the group's tau: the last slot's, or the larger with this one's */
+	c.seq = 7;
+	c.sum_us = 5000;
+	c.prev_sum_us = 9000;
+	KUNIT_EXPECT_EQ(test, airtime_conns_tau_us(&c, 8), 5000);
+	KUNIT_EXPECT_EQ(test, airtime_conns_tau_us(&c, 7), 9000);
+	c.sum_us = 12000;
+	KUNIT_EXPECT_EQ(test, airtime_conns_tau_us(&c, 7), 12000);
+}
+
+/*
  * (10) 802.11a 54 Mbit/s with RTS/CTS, b = 1: T_TCP = 755 us.  A connection
  * with tau_avail = 100000 us of a T = 300000 us slot fits 100000 / 755 =
  * 132.450 TCP cycles (Q16: floor(1e8 * 65536 / 755000) = 8680264), i.e.
@@ -429,6 +489,7 @@ static struct kunit_case airtime_model_cases[] = {
 	KUNIT_CASE(airtime_test_split_none_satisfied),
 	KUNIT_CASE(airtime_test_split_connections),
 	KUNIT_CASE(airtime_test_split_many),
+	KUNIT_CASE(airtime_test_occupancy_model),
 	KUNIT_CASE(airtime_test_conns_idle),
 	KUNIT_CASE(airtime_test_conns_active),
 	KUNIT_CASE(airtime_test_stale),

@@ -352,6 +352,72 @@ void airtime_split(struct airtime_split *s, u32 avail_us, u32 r_permille,
 	airtime_split_finish(s);
 }
 
+/**
+ * airtime_occ_ratio_q16 - model occupancy per unit of view occupancy
+ * @view_us: a station's occupancy in the view (registered frame airtime)
+ * @tau_us: the same station's occupancy by the model (its sum of tau)
+ *
+ * Return: @tau_us / @view_us in Q16, in [1, AIRTIME_OCC_RATIO_MAX]; 1
+ * without both figures.
+ */
+u32 airtime_occ_ratio_q16(u32 view_us, u64 tau_us)
+{
+	u64 q;
+
+	if (!view_us || tau_us <= view_us)
+		return 1U << AIRTIME_Q16_SHIFT;
+	q = div_u64(min_t(u64, tau_us, U32_MAX) << AIRTIME_Q16_SHIFT, view_us);
+	return (u32)min_t(u64, q, AIRTIME_OCC_RATIO_MAX << AIRTIME_Q16_SHIFT);
+}
+
+/* @occ_us of view occupancy in the model's units */
+u64 airtime_occ_scale(u64 occ_us, u32 ratio_q16)
+{
+	occ_us = min_t(u64, occ_us, U32_MAX);
+	return (occ_us * ratio_q16) >> AIRTIME_Q16_SHIFT;
+}
+
+/**
+ * airtime_sta_share_us - (1)-(5) from a station's own view
+ * @slot_us: T
+ * @beacon_us: t_beacon
+ * @busy_us: the channel's busy time in the slot (survey or BSS Load), 0 if
+ *	unknown
+ * @n_act: N, this station included (at least 1)
+ * @view_us: this station's occupancy in the view
+ * @tau_us: this station's occupancy by the model (its connections' tau)
+ * @r_permille: r
+ * @bss: the finished split, for the caller's record
+ *
+ * A station knows only its own t_x.  The others together used the busy
+ * time less its own and the beacons (in the view's units, scaled to the
+ * model's by this station's own ratio) or, without a busy time, exactly
+ * their equal share.
+ *
+ * Return: t_avail_x (5).
+ */
+u32 airtime_sta_share_us(u32 slot_us, u32 beacon_us, u32 busy_us,
+			 u32 n_act, u32 view_us, u64 tau_us, u32 r_permille,
+			 struct airtime_split *bss)
+{
+	u32 ratio = airtime_occ_ratio_q16(view_us, tau_us);
+	u32 t_x = (u32)max_t(u64, view_us, min_t(u64, tau_us, U32_MAX));
+	u64 others;
+
+	n_act = max(n_act, 1U);
+	airtime_split_init(bss, airtime_bss_avail_us(slot_us, beacon_us),
+			   n_act, r_permille);
+	others = (u64)bss->bar_us * (n_act - 1);
+	if (busy_us)
+		others = busy_us > view_us + beacon_us ?
+			 airtime_occ_scale(busy_us - view_us - beacon_us,
+					   ratio) : 0;
+	airtime_split_add(bss, t_x);
+	airtime_split_add_many(bss, others, n_act - 1);
+	airtime_split_finish(bss);
+	return airtime_split_share_us(bss, t_x);
+}
+
 /* M_x: the connections that moved data in the slot (so far) or the last */
 u32 airtime_conns_m(const struct airtime_conns *c)
 {
@@ -401,6 +467,21 @@ void airtime_conns_report(struct airtime_conns *c, u32 seq, bool report,
 	conn->used_us = c->prev_sum_us;
 	conn->n_unsat = c->prev_unsat;
 	airtime_split_finish(conn);
+}
+
+/**
+ * airtime_conns_tau_us - station x's occupancy by the model, sum of tau
+ * @c: the station's connections
+ * @seq: the view's slot
+ *
+ * The last complete slot's sum or, once connections have reported @seq,
+ * the larger of that and the sum so far.
+ */
+u64 airtime_conns_tau_us(const struct airtime_conns *c, u32 seq)
+{
+	if (c->seq != seq)
+		return c->sum_us;
+	return max(c->sum_us, c->prev_sum_us);
 }
 
 /**

@@ -222,6 +222,28 @@ u32 airtime_split_share_us(const struct airtime_split *s, u32 t_us);
 void airtime_split(struct airtime_split *s, u32 avail_us, u32 r_permille,
 		   const u32 *t_us, u32 n);
 
+/*
+ * Occupancy as the model counts it.  The paper's t_i counts every frame
+ * with the mean backoff (its section III-A: "we use the average value of
+ * the backoff interval instead of the actual value"), as T_data (12) does;
+ * the airtime a driver registers (mac80211's view) is the frames' alone.
+ * Mixing the two, a station that uses all of its share t_bar by the model
+ * shows 60-70 % of it in the view at 54 Mbit/s and reads as satisfied (4),
+ * so the airtime others leave is never given to it.  A station's own
+ * occupancy is therefore the larger of the view's and its connections'
+ * sum of tau (counted with T_TCP, the model's), and the other stations'
+ * view occupancy is scaled by the same ratio: their frames are taken to
+ * carry the overhead ours do.  The ratio is capped: a pure-ACK exchange is
+ * about three times its frames' airtime.
+ */
+#define AIRTIME_OCC_RATIO_MAX		4	/* model / view occupancy */
+
+u32 airtime_occ_ratio_q16(u32 view_us, u64 tau_us);
+u64 airtime_occ_scale(u64 occ_us, u32 ratio_q16);
+u32 airtime_sta_share_us(u32 slot_us, u32 beacon_us, u32 busy_us,
+			 u32 n_act, u32 view_us, u64 tau_us, u32 r_permille,
+			 struct airtime_split *bss);
+
 /**
  * struct airtime_conns - the M_x connections of one station x, (6)-(9)
  * @seq: slot whose reports are being summed
@@ -249,6 +271,7 @@ void airtime_conns_report(struct airtime_conns *c, u32 seq, bool report,
 			  u32 tau_us, bool active, u32 x_avail_us,
 			  u32 r_permille, struct airtime_split *conn);
 u32 airtime_conns_m(const struct airtime_conns *c);
+u64 airtime_conns_tau_us(const struct airtime_conns *c, u32 seq);
 
 /* Age of a view beyond which it is stale, ns; the configured slot check */
 u64 airtime_stale_ns(u32 view_slot_us, u32 n, u32 beacon_tu);

@@ -41,9 +41,12 @@
  * station).  The connection's own occupancy tau_x,j is estimated from the
  * bytes it moved in the last slot times the model's airtime per segment;
  * the M_x connections of a station meet in a small group object that sums
- * their tau and counts the unsatisfied ones.  Eqs (7)-(9) use the group's
- * figures of the previous slot (connections report asynchronously, on
- * their own ACKs).
+ * their tau and counts the unsatisfied ones.  The view's occupancies are
+ * the frames' airtime, the model's include the mean backoff: station x's
+ * own is the larger of its view figure and its group's tau, the others'
+ * are scaled by x's ratio of the two (airtime_model.h).  Eqs (7)-(9) use
+ * the group's figures of the previous slot (connections report
+ * asynchronously, on their own ACKs).
  *
  * Without a view (unpatched mac80211, mac80211 not loaded, a route that
  * does not leave on a Wi-Fi interface, a stale or unusable view) there is
@@ -521,6 +524,17 @@ static void airtime_group_report(struct airtime_group *g, u32 seq,
 	spin_unlock_bh(&g->lock);
 }
 
+/* Station x's occupancy by the model in the view's slot @seq */
+static u64 airtime_group_tau(struct airtime_group *g, u32 seq)
+{
+	u64 tau;
+
+	spin_lock_bh(&g->lock);
+	tau = airtime_conns_tau_us(&g->sums, seq);
+	spin_unlock_bh(&g->lock);
+	return tau;
+}
+
 /* ---- the per-connection computation ---------------------------------- */
 
 static bool airtime_rate_ht(u32 kbps)
@@ -662,7 +676,7 @@ static void __airtime_update(struct sock *sk)
 	u8 addr[ETH_ALEN], peer[ETH_ALEN];
 	struct airtime_iface *ifc;
 	struct dst_entry *dst;
-	u64 bytes, theta;
+	u64 bytes, theta, tau;
 
 	/*
 	 * A connection that starts by sending (a request, iperf3's cookie)
@@ -728,32 +742,57 @@ static void __airtime_update(struct sock *sk)
 	if (have_peer)
 		rate = airtime_rate_toward(ifc, snap, peer, rate);
 
-	/*
-	 * (1)-(5).  A station x not in the view is about to become active:
-	 * count it with t_x = 0.  A station's own view knows only itself:
-	 * the others used the survey/BSS Load busy time less its own and the
-	 * beacons, or, without one, exactly their equal share.
-	 */
-	n_act = max_t(u32, snap->n_active, snap->n_sta) + !found;
-	airtime_split_init(&bss, airtime_bss_avail_us(snap->slot_us,
-						      snap->beacon_us),
-			   n_act, r_pm);
-	if (snap->source == IEEE80211_AIRTIME_SRC_AP) {
-		for (i = 0; i < snap->n_sta; i++)
-			airtime_split_add(&bss, snap->sta[i].occ_us);
-		airtime_split_add_many(&bss, snap->others_us,
-				       n_act - !found - snap->n_sta);
-	} else {
-		u64 others = (u64)bss.bar_us * (n_act - 1);
-
-		if (snap->busy_us)
-			others = snap->busy_us > t_x + snap->beacon_us ?
-				 snap->busy_us - t_x - snap->beacon_us : 0;
-		airtime_split_add(&bss, t_x);
-		airtime_split_add_many(&bss, others, n_act - 1);
+	/* join the group of station x */
+	if (!ca->grp || !ether_addr_equal(ca->addr, addr) ||
+	    ca->grp->dev != ifc->dev) {
+		airtime_group_put(ca->grp);
+		ca->grp = airtime_group_get(ifc->dev, addr);
+		ether_addr_copy(ca->addr, addr);
+		ca->seq = snap->seq;
+		ca->byte_mark = tp->bytes_acked + tp->bytes_received;
+		ca->segs_mark = tp->data_segs_out + tp->data_segs_in;
 	}
-	airtime_split_finish(&bss);
-	x_avail = airtime_split_share_us(&bss, t_x);
+	if (!ca->grp) {
+		airtime_no_cap(ca, AIRTIME_SRC_NOVIEW);
+		goto unlock;
+	}
+
+	/*
+	 * (1)-(5), with occupancies in the model's units (airtime_model.h,
+	 * "Occupancy as the model counts it"): station x's is the larger of
+	 * the view's and its connections' tau of the last slot, the others'
+	 * are scaled by x's ratio of the two.  A station x not in the view
+	 * is about to become active: count it with t_x = 0.  A station's own
+	 * view knows only itself (airtime_sta_share_us()).
+	 */
+	tau = airtime_group_tau(ca->grp, snap->seq);
+	n_act = max_t(u32, snap->n_active, snap->n_sta) + !found;
+	if (snap->source == IEEE80211_AIRTIME_SRC_AP) {
+		u32 ratio = airtime_occ_ratio_q16(t_x, tau);
+		u32 t_own = (u32)max_t(u64, t_x, min_t(u64, tau, U32_MAX));
+
+		airtime_split_init(&bss, airtime_bss_avail_us(snap->slot_us,
+							      snap->beacon_us),
+				   n_act, r_pm);
+		for (i = 0; i < snap->n_sta; i++) {
+			u64 t = airtime_occ_scale(snap->sta[i].occ_us, ratio);
+
+			if (found && ether_addr_equal(snap->sta[i].addr, addr))
+				t = t_own;
+			airtime_split_add(&bss, (u32)min_t(u64, t, U32_MAX));
+		}
+		if (!found)
+			airtime_split_add(&bss, t_own);
+		airtime_split_add_many(&bss,
+				       airtime_occ_scale(snap->others_us, ratio),
+				       n_act - !found - snap->n_sta);
+		airtime_split_finish(&bss);
+		x_avail = airtime_split_share_us(&bss, t_own);
+	} else {
+		x_avail = airtime_sta_share_us(snap->slot_us, snap->beacon_us,
+					       snap->busy_us, n_act, t_x, tau,
+					       r_pm, &bss);
+	}
 
 	/*
 	 * lambda and C: the segments this connection mostly moves, and the
@@ -774,21 +813,6 @@ static void __airtime_update(struct sock *sk)
 		goto unlock;
 	}
 	ca->rate_kbps = rate;
-
-	/* join the group of station x */
-	if (!ca->grp || !ether_addr_equal(ca->addr, addr) ||
-	    ca->grp->dev != ifc->dev) {
-		airtime_group_put(ca->grp);
-		ca->grp = airtime_group_get(ifc->dev, addr);
-		ether_addr_copy(ca->addr, addr);
-		ca->seq = snap->seq;
-		ca->byte_mark = tp->bytes_acked + tp->bytes_received;
-		ca->segs_mark = tp->data_segs_out + tp->data_segs_in;
-	}
-	if (!ca->grp) {
-		airtime_no_cap(ca, AIRTIME_SRC_NOVIEW);
-		goto unlock;
-	}
 
 	/*
 	 * (6)-(9): our tau_x,j in the slot that ended, reported once per
@@ -965,6 +989,12 @@ static void airtime_rcv_apply(struct sock *sk)
 	u32 cap = 0, rtt, mss = inet_csk(sk)->icsk_ack.rcv_mss;
 
 	airtime_update(sk);
+	/*
+	 * The sender's cap follows at once: a connection that is not
+	 * cwnd-limited (iperf3's control connection) gets no ->cong_avoid
+	 * to bring cwnd under a smaller wnd_max.
+	 */
+	airtime_apply_cap(sk);
 	rtt = airtime_rcv_rtt(tp);
 	if (READ_ONCE(rcv_clamp) && ca->theta && rtt && mss) {
 		cap = (u32)min_t(u64, U32_MAX,
