@@ -445,7 +445,7 @@ retry_stats() {
 }
 
 run_flows() { # RAWDIR CC: every flow for $dur s, ping from sta1 alongside
-	local raw=$1 cc=$2 f i off t0 pids=() ping_pid tc_pid rate_pid sample_pid=
+	local raw=$1 cc=$2 f i off t0 pids=() ping_pid tc_pid rate_pid sample_pid= air_pid= ns
 	medium_stats >"$raw/medium-before.json" 2>/dev/null
 	[ "$topology" = obss ] && retry_stats >"$raw/retry-stats-before.txt" 2>&1
 	ip netns exec sta1 ping -n -i "$pint" -W 2 -w $((dur + 2)) 10.9.0.2 \
@@ -469,6 +469,21 @@ run_flows() { # RAWDIR CC: every flow for $dur s, ping from sta1 alongside
 		sleep 1
 	  done ) >"$raw/phy-rates.txt" 2>/dev/null &
 	rate_pid=$!
+	# tcp_airtime's inputs and caps every second while it is loaded: its
+	# cached views (module parameter) and, per namespace, every socket
+	# (/proc/net/tcp_airtime: source, N, share, wnd_max, rcv_cap)
+	if [ -d /sys/module/tcp_airtime ]; then
+		( while kill -0 "$ping_pid" 2>/dev/null; do
+			echo "@ $(date +%s.%N)"
+			cat /sys/module/tcp_airtime/parameters/views 2>/dev/null
+			for ns in $(ip netns list | awk '{print $1}'); do
+				ip netns exec "$ns" cat /proc/net/tcp_airtime 2>/dev/null |
+					sed "s/^/$ns /"
+			done
+			sleep 1
+		  done ) >"$raw/airtime-samples.txt" 2>/dev/null &
+		air_pid=$!
+	fi
 	f=0
 	if [ "$msample" != 0 ]; then
 		medium_sampler "$msample" "$raw/medium-samples.jsonl" &
@@ -500,8 +515,8 @@ run_flows() { # RAWDIR CC: every flow for $dur s, ping from sta1 alongside
 	done
 	for i in "${pids[@]}"; do wait "$i"; done
 	wait "$ping_pid"
-	kill "$tc_pid" "$rate_pid" ${sample_pid:+"$sample_pid"} 2>/dev/null
-	wait "$tc_pid" "$rate_pid" ${sample_pid:+"$sample_pid"} 2>/dev/null
+	kill "$tc_pid" "$rate_pid" ${sample_pid:+"$sample_pid"} ${air_pid:+"$air_pid"} 2>/dev/null
+	wait "$tc_pid" "$rate_pid" ${sample_pid:+"$sample_pid"} ${air_pid:+"$air_pid"} 2>/dev/null
 	medium_stats >"$raw/medium-after.json" 2>/dev/null
 	ip netns exec "$AP_NS" tc -s -j qdisc show dev "$AP_IF" >"$raw/tc-final.json" 2>/dev/null
 	[ -r "$dbg/backpressure/stats" ] && cat "$dbg/backpressure/stats" >"$raw/backpressure.txt"
