@@ -489,19 +489,51 @@ testmod_build() {
 }
 
 # --- overlapping BSSs (the obss topology) --------------------------------------
-# medium_config_obss FILE STD K S SPACING_M DIST_M: a medium config for K
-# co-channel BSSs of one AP and S stations each.  hwsim radios 0..K-1 are
-# the APs ("ap1".."apK"), radios K.. the stations ("sta1".."staN", N = K*S,
-# station j in BSS (j-1)/S+1).  The APs stand on a square grid (ceil(sqrt K)
-# columns) SPACING_M apart; each AP's stations on a circle of DIST_M around
-# it, the first to the north-east (45 degrees, so that no station lands on
-# a station of the next row's BSS), the others spread evenly.  Log-distance
-# path loss as medium_config_bss (exponent 3): with the medium's CCA of
-# -82 dBm a radio hears every other within about 116 m.
+# obss_counts K S [H]: the number of stations of each of K BSSs, comma
+# separated: S each, one more in the first H (the retry paper's mix of
+# one- and two-station BSSs, whose two-station BSSs show head-of-line
+# blocking)
+obss_counts() {
+	local k=$1 s=$2 h=${3:-0} b out=
+	for b in $(seq "$k"); do
+		out+="${out:+,}$((s + (b <= h ? 1 : 0)))"
+	done
+	echo "$out"
+}
+
+# obss_bss_of COUNTS J: the BSS of station J (1-based) for per-BSS counts
+# COUNTS (comma separated, the last repeated); its index in that BSS (1..)
+# on stdout as "B M"
+obss_bss_of() {
+	awk -v c="$1" -v j="$2" 'BEGIN {
+		n = split(c, a, ","); b = 1
+		for (;;) { s = a[b <= n ? b : n]; if (j <= s) break; j -= s; b++ }
+		print b, j }'
+}
+
+# obss_total K COUNTS: the stations of K BSSs with per-BSS counts COUNTS
+obss_total() {
+	awk -v k="$1" -v c="$2" 'BEGIN {
+		n = split(c, a, ","); for (b = 1; b <= k; b++) t += a[b <= n ? b : n]
+		print t }'
+}
+
+# medium_config_obss FILE STD K COUNTS SPACING_M DIST_M: a medium config for
+# K co-channel BSSs of one AP and COUNTS stations each (one number for
+# all, or one per BSS, comma separated, the last repeated: obss_counts).
+# hwsim radios 0..K-1 are the APs ("ap1".."apK"), radios K.. the stations
+# ("sta1".."staN", BSS by BSS: obss_bss_of).  The APs stand on a square
+# grid (ceil(sqrt K) columns) SPACING_M apart; each AP's stations on a
+# circle of DIST_M around it, the first to the north-east (45 degrees, so
+# that no station lands on a station of the next row's BSS), the others
+# spread evenly.  Log-distance path loss as medium_config_bss (exponent
+# 3): with the medium's CCA of -82 dBm a radio hears every other within
+# about 116 m.
 medium_config_obss() {
 	local file=$1 std=$2 k=$3 s=$4 sp=$5 d=$6
-	awk -v std="$std" -v k="$k" -v s="$s" -v sp="$sp" -v d="$d" 'BEGIN {
+	awk -v std="$std" -v k="$k" -v c="$s" -v sp="$sp" -v d="$d" 'BEGIN {
 		pi = atan2(0, -1)
+		nc = split(c, cnt, ",")
 		cols = int(sqrt(k)); if (cols * cols < k) cols++
 		printf "{ \"phy\": { \"standard\": \"%s\" }, \"unknown_radios\": \"add\",\n", std
 		printf "  \"hwsim_ext\": true,\n  \"radios\": [\n"
@@ -510,32 +542,37 @@ medium_config_obss() {
 			printf "%s    { \"name\": \"ap%d\", \"hwsim_index\": %d, \"pos\": [%g, %g] }",
 				(b > 1 ? ",\n" : ""), b, b - 1, ax[b], ay[b]
 		}
-		for (j = 1; j <= k * s; j++) {
-			b = int((j - 1) / s) + 1; m = (j - 1) % s
-			a = pi / 4 + 2 * pi * m / s
-			printf ",\n    { \"name\": \"sta%d\", \"hwsim_index\": %d, \"pos\": [%.3f, %.3f] }",
-				j, k + j - 1, ax[b] + d * cos(a), ay[b] + d * sin(a)
+		j = 0
+		for (b = 1; b <= k; b++) {
+			s = cnt[b <= nc ? b : nc]
+			for (m = 0; m < s; m++) {
+				j++
+				a = pi / 4 + 2 * pi * m / s
+				printf ",\n    { \"name\": \"sta%d\", \"hwsim_index\": %d, \"pos\": [%.3f, %.3f] }",
+					j, k + j - 1, ax[b] + d * cos(a), ay[b] + d * sin(a)
+			}
 		}
 		printf "\n  ]\n}\n"
 	}' >"$file"
 }
 
-# topo_obss K S [CHANNEL] [HWMODE] [hostapd extra lines...]: K co-channel
-# BSSs with S stations each, on hwsim radios 0..K-1 (APs) and K..K+K*S-1
-# (stations); load hwsim and start the medium first.  BSS b: NS "apb"
-# (SSID aqobss<b>, 10.(100+b).0.1/24 on the air, 10.9.b.1/24 on veth
-# eth-srv to the server), stations "staJ" (J global, 10.(100+b).0.(1+m) for
-# the m-th station of BSS b, m = 1..S).  One wired server NS "srv": veth
+# topo_obss K COUNTS [CHANNEL] [HWMODE] [hostapd extra lines...]: K
+# co-channel BSSs with COUNTS stations each (medium_config_obss), on hwsim
+# radios 0..K-1 (APs) and K.. (stations); load hwsim and start the medium
+# first.  BSS b: NS "apb" (SSID aqobss<b>, 10.(100+b).0.1/24 on the air,
+# 10.9.b.1/24 on veth eth-srv to the server), stations "staJ" (J global,
+# BSS by BSS, 10.(100+b).0.(1+m) for the m-th station of BSS b).  One wired server NS "srv": veth
 # eth<b> at 10.9.b.2/24 towards AP b, and 10.9.0.2/32 on its loopback as
 # the common address every flow targets (routed back per BSS).  All
 # hostapds start before any wpa_supplicant; the association time goes to
 # stdout ("associated in N s").  Sets AP_NSS, AP_IFS, STA_IFS (arrays).
 topo_obss() {
-	local k=$1 s=$2 ch=${3:-1} mode=${4:-g} phys b j m ns freq t0 t1
+	local k=$1 s=$2 ch=${3:-1} mode=${4:-g} phys b j m n ns freq t0 t1
 	shift 4 2>/dev/null || shift $#
+	n=$(obss_total "$k" "$s")
 	phys=($(hwsim_phys))
-	[ "${#phys[@]}" -ge $((k + k * s)) ] ||
-		{ echo "topo_obss: need $((k + k * s)) hwsim radios" >&2; return 1; }
+	[ "${#phys[@]}" -ge $((k + n)) ] ||
+		{ echo "topo_obss: need $((k + n)) hwsim radios" >&2; return 1; }
 	netns_new srv || return 1
 	ip -n srv addr add 10.9.0.2/32 dev lo
 	AP_NSS=() AP_IFS=() STA_IFS=()
@@ -549,8 +586,8 @@ topo_obss() {
 		ip -n "$ns" addr add "10.$((100 + b)).0.1/24" dev "${AP_IFS[b - 1]}"
 	done
 	freq=$(chan_freq "$ch")
-	for j in $(seq $((k * s))); do
-		b=$(( (j - 1) / s + 1 ))
+	for j in $(seq "$n"); do
+		read -r b m < <(obss_bss_of "$s" "$j")
 		ns=sta$j
 		netns_new "$ns" && phy_to_netns "${phys[k + j - 1]}" "$ns" || return 1
 		STA_IFS+=("$(ip netns exec "$ns" iw dev | awk '/Interface/ {print $2; exit}')")
@@ -558,10 +595,10 @@ topo_obss() {
 		wpa_start "$ns" "${STA_IFS[j - 1]}" "aqobss$b" "scan_freq=$freq" || return 1
 	done
 	t1=$(date +%s.%N)
-	for j in $(seq $((k * s))); do
-		b=$(( (j - 1) / s + 1 )); m=$(( (j - 1) % s + 1 ))
+	for j in $(seq "$n"); do
+		read -r b m < <(obss_bss_of "$s" "$j")
 		ns=sta$j
-		wait_assoc "$ns" "${STA_IFS[j - 1]}" $((60 + 3 * k * s)) || return 1
+		wait_assoc "$ns" "${STA_IFS[j - 1]}" $((60 + 3 * n)) || return 1
 		ip netns exec "$ns" iw dev "${STA_IFS[j - 1]}" set power_save off 2>/dev/null
 		ip -n "$ns" addr add "10.$((100 + b)).0.$((1 + m))/24" dev "${STA_IFS[j - 1]}"
 		ip -n "$ns" route add default via "10.$((100 + b)).0.1"

@@ -55,13 +55,19 @@ n_sta=$(P n_sta)
 downloads=$(P downloads)
 uploads=$(P uploads)
 # topology obss (a scenario's own parameters, defaults when absent): n_bss
-# co-channel BSSs of sta_per_bss stations each, APs bss_spacing_m apart;
-# every station downloads one flow (n_sta and downloads follow from them)
+# co-channel BSSs of sta_per_bss stations each, one more in the first
+# hol_bss of them, APs bss_spacing_m apart; every station downloads one
+# flow (n_sta and downloads follow from them)
 if [ "$topology" = obss ]; then
 	n_bss=$(P n_bss); [ "$n_bss" = null ] && n_bss=4
 	spb=$(P sta_per_bss); [ "$spb" = null ] && spb=1
+	hol=$(P hol_bss); [ "$hol" = null ] && hol=0
+	[ "$hol" -le "$n_bss" ] || {
+		say "$scn $id: hol_bss ($hol) is more than n_bss ($n_bss)"; exit 1; }
+	spb1=$spb
+	spb=$(obss_counts "$n_bss" "$spb" "$hol")
 	spacing=$(P bss_spacing_m); [ "$spacing" = null ] && spacing=10
-	n_sta=$((n_bss * spb))
+	n_sta=$(obss_total "$n_bss" "$spb")
 	downloads=$n_sta
 	[ "$(P sender_behind)" = true ] && {
 		say "$scn $id: sender_behind is not supported with topology obss"; exit 1; }
@@ -83,7 +89,7 @@ pint=$(P ping_interval_s)
 
 # --- topology ------------------------------------------------------------
 if [ "$topology" = obss ]; then
-	say "$scn $id: topology: $(P std) obss, $n_bss BSS(s) x (AP + $spb station(s)), APs ${spacing} m apart, medium $(P medium), wired RTT ${rtt} ms, seed $seed"
+	say "$scn $id: topology: $(P std) obss, $n_bss BSS(s) (AP + $spb1 station(s) each, $hol of them one more: $n_sta in all), APs ${spacing} m apart, medium $(P medium), wired RTT ${rtt} ms, seed $seed"
 else
 	say "$scn $id: topology: $(P std) AP + $n_sta station(s), medium $(P medium), wired RTT ${rtt} ms, seed $seed"
 fi

@@ -320,6 +320,9 @@ def obss_view(job, flows, md):
     p = job["params"]
     k = p.get("n_bss") or 4
     s = p.get("sta_per_bss") or 1
+    hol = p.get("hol_bss") or 0
+    # stations of each BSS: s, one more in the first hol_bss (run-job.sh)
+    counts = [s + (1 if b <= hol else 0) for b in range(1, k + 1)]
     radios = md["radios"] if md else {}
     keys = ("frames", "attempts", "successes", "failures", "collisions", "discards",
             "fallback")
@@ -339,17 +342,19 @@ def obss_view(job, flows, md):
         a["tx_fraction_sum"] = sum(r["tx_fraction"] for r in rs)
         return a
     bss = []
+    first = 1
     for b in range(1, k + 1):
-        stas = [f"sta{j}" for j in range((b - 1) * s + 1, b * s + 1)]
+        stas = [f"sta{j}" for j in range(first, first + counts[b - 1])]
+        first += counts[b - 1]
         fl = [f for f in flows if f["station"] in stas]
         ok = [f["mbps"] for f in fl if f["mbps"] is not None]
         bss.append({"bss": b, "ap": f"ap{b}", "stations": stas,
                     "mbps": sum(ok) if fl and len(ok) == len(fl) else None,
                     "ap_medium": agg([f"ap{b}"]), "sta_medium": agg(stas)})
     aps = agg([f"ap{b}" for b in range(1, k + 1)])
-    stas = agg([f"sta{j}" for j in range(1, k * s + 1)])
+    stas = agg([f"sta{j}" for j in range(1, sum(counts) + 1)])
     every = agg(list(radios))
-    return {"n_bss": k, "sta_per_bss": s, "bss": bss,
+    return {"n_bss": k, "sta_per_bss": s, "hol_bss": hol, "bss": bss,
             "aps": aps, "stations": stas, "all": every}
 
 
