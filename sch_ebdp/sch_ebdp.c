@@ -95,7 +95,6 @@ struct ebdp_sched_data {
 	u8 ackprio;
 	u8 deq_backlogged;	/* queue non-empty after the last dequeue */
 	u8 ack_run;		/* ACKs sent in a row while data waited */
-	u64 frames_fp;		/* EWMA of frames per data packet << FP, 0: none */
 	u32 acklimit;
 	u32 qmin;
 	u32 alt_a;
@@ -121,6 +120,7 @@ struct ebdp_sched_data {
 	u32 qmax;
 	u32 weight;
 	u64 tserv_fp;
+	u64 frames_fp;		/* EWMA of frames per data packet << FP, 0: none */
 	u32 bdp_limit;		/* also read locklessly by enqueue */
 	u8 source;		/* enum tc_ebdp_source */
 	u64 last_mac_ns;

@@ -370,6 +370,12 @@ u32 airtime_occ_ratio_q16(u32 view_us, u64 tau_us)
 	return (u32)min_t(u64, q, AIRTIME_OCC_RATIO_MAX << AIRTIME_Q16_SHIFT);
 }
 
+/* Station x's own occupancy: the larger of the view's and the model's */
+u32 airtime_occ_own_us(u32 view_us, u64 tau_us)
+{
+	return (u32)max_t(u64, view_us, min_t(u64, tau_us, U32_MAX));
+}
+
 /* @occ_us of view occupancy in the model's units */
 u64 airtime_occ_scale(u64 occ_us, u32 ratio_q16)
 {
@@ -401,7 +407,7 @@ u32 airtime_sta_share_us(u32 slot_us, u32 beacon_us, u32 busy_us,
 			 struct airtime_split *bss)
 {
 	u32 ratio = airtime_occ_ratio_q16(view_us, tau_us);
-	u32 t_x = (u32)max_t(u64, view_us, min_t(u64, tau_us, U32_MAX));
+	u32 t_x = airtime_occ_own_us(view_us, tau_us);
 	u64 others;
 
 	n_act = max(n_act, 1U);

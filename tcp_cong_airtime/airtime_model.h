@@ -239,6 +239,7 @@ void airtime_split(struct airtime_split *s, u32 avail_us, u32 r_permille,
 #define AIRTIME_OCC_RATIO_MAX		4	/* model / view occupancy */
 
 u32 airtime_occ_ratio_q16(u32 view_us, u64 tau_us);
+u32 airtime_occ_own_us(u32 view_us, u64 tau_us);
 u64 airtime_occ_scale(u64 occ_us, u32 ratio_q16);
 u32 airtime_sta_share_us(u32 slot_us, u32 beacon_us, u32 busy_us,
 			 u32 n_act, u32 view_us, u64 tau_us, u32 r_permille,

@@ -769,7 +769,7 @@ static void __airtime_update(struct sock *sk)
 	n_act = max_t(u32, snap->n_active, snap->n_sta) + !found;
 	if (snap->source == IEEE80211_AIRTIME_SRC_AP) {
 		u32 ratio = airtime_occ_ratio_q16(t_x, tau);
-		u32 t_own = (u32)max_t(u64, t_x, min_t(u64, tau, U32_MAX));
+		u32 t_own = airtime_occ_own_us(t_x, tau);
 
 		airtime_split_init(&bss, airtime_bss_avail_us(snap->slot_us,
 							      snap->beacon_us),

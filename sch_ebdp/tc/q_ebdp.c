@@ -67,6 +67,7 @@ static int ebdp_get_weight(__u32 *w, const char *arg)
 	num = strtod(arg, &end);
 	if (end == arg)
 		return -1;
+	v = num;
 	if (*end == '/') {
 		const char *d = end + 1;
 
@@ -76,8 +77,6 @@ static int ebdp_get_weight(__u32 *w, const char *arg)
 		v = num / den;
 	} else if (*end) {
 		return -1;
-	} else {
-		v = num;
 	}
 	if (!isfinite(v) || v < 0 || v > 65536)
 		return -1;
@@ -310,8 +309,7 @@ static int ebdp_print_xstats(struct qdisc_util *qu, FILE *f,
 				   sizeof(st->gso_split))
 		print_u64(PRINT_ANY, "gso_split", " gso_split %llu",
 			  st->gso_split);
-	if (RTA_PAYLOAD(xstats) >= offsetof(struct tc_ebdp_xstats,
-					     data_tserv_ns) +
+	if (RTA_PAYLOAD(xstats) >= offsetof(struct tc_ebdp_xstats, data_tserv_ns) +
 				   sizeof(st->data_tserv_ns)) {
 		print_u64(PRINT_JSON, "data_tserv", NULL, st->data_tserv_ns);
 		print_string(PRINT_FP, NULL, " data_tserv %s",

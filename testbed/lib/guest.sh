@@ -505,17 +505,24 @@ obss_counts() {
 # COUNTS (comma separated, the last repeated); its index in that BSS (1..)
 # on stdout as "B M"
 obss_bss_of() {
-	awk -v c="$1" -v j="$2" 'BEGIN {
-		n = split(c, a, ","); b = 1
-		for (;;) { s = a[b <= n ? b : n]; if (j <= s) break; j -= s; b++ }
-		print b, j }'
+	local c j=$2 b=0 s
+	IFS=, read -ra c <<<"$1"
+	for (( ; ; b++)); do
+		s=${c[b]:-${c[-1]}}
+		((j <= s)) && break
+		j=$((j - s))
+	done
+	echo "$((b + 1)) $j"
 }
 
 # obss_total K COUNTS: the stations of K BSSs with per-BSS counts COUNTS
 obss_total() {
-	awk -v k="$1" -v c="$2" 'BEGIN {
-		n = split(c, a, ","); for (b = 1; b <= k; b++) t += a[b <= n ? b : n]
-		print t }'
+	local c b t=0
+	IFS=, read -ra c <<<"$2"
+	for ((b = 0; b < $1; b++)); do
+		t=$((t + ${c[b]:-${c[-1]}}))
+	done
+	echo "$t"
 }
 
 # medium_config_obss FILE STD K COUNTS SPACING_M DIST_M: a medium config for

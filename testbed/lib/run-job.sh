@@ -64,10 +64,9 @@ if [ "$topology" = obss ]; then
 	hol=$(P hol_bss); [ "$hol" = null ] && hol=0
 	[ "$hol" -le "$n_bss" ] || {
 		say "$scn $id: hol_bss ($hol) is more than n_bss ($n_bss)"; exit 1; }
-	spb1=$spb
-	spb=$(obss_counts "$n_bss" "$spb" "$hol")
+	counts=$(obss_counts "$n_bss" "$spb" "$hol")
 	spacing=$(P bss_spacing_m); [ "$spacing" = null ] && spacing=10
-	n_sta=$(obss_total "$n_bss" "$spb")
+	n_sta=$(obss_total "$n_bss" "$counts")
 	downloads=$n_sta
 	[ "$(P sender_behind)" = true ] && {
 		say "$scn $id: sender_behind is not supported with topology obss"; exit 1; }
@@ -89,7 +88,7 @@ pint=$(P ping_interval_s)
 
 # --- topology ------------------------------------------------------------
 if [ "$topology" = obss ]; then
-	say "$scn $id: topology: $(P std) obss, $n_bss BSS(s) (AP + $spb1 station(s) each, $hol of them one more: $n_sta in all), APs ${spacing} m apart, medium $(P medium), wired RTT ${rtt} ms, seed $seed"
+	say "$scn $id: topology: $(P std) obss, $n_bss BSS(s) (AP + $spb station(s) each, $hol of them one more: $n_sta in all), APs ${spacing} m apart, medium $(P medium), wired RTT ${rtt} ms, seed $seed"
 else
 	say "$scn $id: topology: $(P std) AP + $n_sta station(s), medium $(P medium), wired RTT ${rtt} ms, seed $seed"
 fi
@@ -112,7 +111,7 @@ if [ "$(P medium)" = true ]; then
 			if type == "array" then (.[$i - 1] // .[-1]) else . end' "$job")")
 	done
 	if [ "$topology" = obss ]; then
-		medium_config_obss "$out/medium.json" "$(P std)" "$n_bss" "$spb" "$spacing" "${dists[0]}"
+		medium_config_obss "$out/medium.json" "$(P std)" "$n_bss" "$counts" "$spacing" "${dists[0]}"
 	else
 		medium_config_bss "$out/medium.json" "$(P std)" "$n_sta" "${dists[@]}"
 	fi
@@ -157,7 +156,7 @@ while IFS= read -r l; do
 	[ -n "$l" ] && hostapd_extra+=("$l")
 done < <(jq -r '.params.hostapd // [] | .[]' "$job")
 if [ "$topology" = obss ]; then
-	if ! topo_obss "$n_bss" "$spb" "$(P channel)" "$(P hw_mode)" "${hostapd_extra[@]}" \
+	if ! topo_obss "$n_bss" "$counts" "$(P channel)" "$(P hw_mode)" "${hostapd_extra[@]}" \
 		>"$out/assoc.txt"; then
 		say "$scn $id: topology failed: $(tail -n 3 "$AQ_TMP/medium.log" 2>/dev/null)"
 		exit 1
