@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # aq-vm-clock: virtual
-# aq-vm-cost: 140  (host seconds: 93 alone on 2026-11-27, plus a share for running beside another guest)
+# aq-vm-cost: 118  (host seconds: 79 alone on 2026-11-28, plus a share for running beside another guest)
 # aq-vm-timeout: 1200  (168 guest seconds measured alone)
 #
 # mac80211-retry: per-station retry limits set with nl80211
@@ -32,7 +32,6 @@ mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 # the link of 50-medium-limits.sh: retries at every rate
 SNR=13
 BER=5e-6
-T=2
 
 skip_rest() { # WHY
 	local i
@@ -53,15 +52,42 @@ lossy_link_bss "$SNR" "$BER" >"$AQ_TMP/link.log" 2>&1 ||
 STA_MAC=$(ip netns exec sta1 cat /sys/class/net/"$STA_IF"/address)
 iperf3_server sta1 >/dev/null 2>&1
 
-snap() { medium_stats >"$AQ_TMP/$1.json"; cat "$R0/stats" >"$AQ_TMP/$1.r0"; }
-ctr() {
-	echo $(($(awk -v k="$3" '$1 == k {print $2}' "$AQ_TMP/$2.r0") -
-		$(awk -v k="$3" '$1 == k {print $2}' "$AQ_TMP/$1.r0")))
+# snap NAME: the medium's statistics (the dump it writes on SIGUSR1:
+# medium_stats' python3 start costs seconds under TCG; read again until jq
+# takes it whole) and the AP phy's policy counters
+snap() {
+	local f=$AQ_TMP/medium-exit.json i
+	rm -f "$f"
+	kill -USR1 "$MEDIUM_PID"
+	for i in $(seq 200); do
+		[ -s "$f" ] && jq -e .time_us "$f" >/dev/null 2>&1 && break
+		sleep 0.02
+	done
+	cp "$f" "$AQ_TMP/$1.json"
+	cat "$R0/stats" >"$AQ_TMP/$1.r0"
 }
-# hac A B RADIO tries|table AC: one access category's UDP frames
-hac() { hist_ac "$1" "$2" "$3" "$4" "$5" udp; }
-udp() { # NAME [iperf3 args]: a UDP download AP -> sta1
-	iperf3_client ap 10.0.0.2 -t $T -u -b 20M -l 1400 "${@:2}" \
+# ctr A B KEY: the AP phy's policy counter KEY between the snapshots
+rget() { local k v; while read -r k v _; do [ "$k" = "$2" ] && echo "$v"; done <"$AQ_TMP/$1.r0"; }
+ctr() { echo $(( $(rget "$2" "$3") - $(rget "$1" "$3") )); }
+# hacs "A B tries|table AC"...: a line per argument, the AP's UDP frames of
+# one access category, 16 buckets, delta between the snapshots (as
+# lib-medium.sh's hist_ac, every histogram in one python3 start)
+hacs() {
+	python3 - "$AQ_TMP" "$@" <<'PY'
+import json, sys
+d, snaps = sys.argv[1], {}
+def h(name, field, ac):
+    if name not in snaps:
+        snaps[name] = json.load(open(f"{d}/{name}.json"))
+    r = next(x for x in snaps[name]["radios"] if x["name"] == "ap")
+    return r["ac"][ac]["l4"]["udp"][field]
+for q in sys.argv[2:]:
+    a, b, field, ac = q.split()
+    print(" ".join(str(y - x) for x, y in zip(h(a, field, ac), h(b, field, ac))))
+PY
+}
+udp() { # NAME SECONDS [iperf3 args]: a UDP download AP -> sta1
+	iperf3_client ap 10.0.0.2 -t "$2" -u -b 20M -l 1400 "${@:3}" \
 		>"$AQ_TMP/iperf-$1.json" 2>/dev/null
 }
 mbps() { iperf3_mbps "$AQ_TMP/iperf-$1.json" received; }
@@ -99,16 +125,16 @@ reject "No such file or directory" "an unknown peer" \
 	peer 02:00:00:00:77:77 tids 0x01 sretry 2
 
 # --- a limit for best effort only -------------------------------------------
-udp warm			# Block Ack sessions, minstrel_ht's statistics
+udp warm 1		# Block Ack sessions, minstrel_ht's statistics
 ok tidconf peer "$STA_MAC" tids 0x01 sretry 2 lretry 2 -- "iw set tidconf peer STA tids 0x01 sretry 2 lretry 2 accepted"
 tap_is "$(tid_col)" "2/2,-/-,-/-,-/-,-/-,-/-,-/-,-/-" "the stations file shows TID 0's limits"
 snap l0
-udp be
+udp be 2
 snap l1
-udp vi -S 0xa0			# DSCP CS5: user priority 5, AC_VI
+udp vi 1 -S 0xa0			# DSCP CS5: user priority 5, AC_VI
 snap l2
-be_try=$(hac l0 l1 ap tries BE); be_tab=$(hac l0 l1 ap table BE)
-vi_try=$(hac l1 l2 ap tries VI); vi_tab=$(hac l1 l2 ap table VI)
+{ read -r be_try; read -r be_tab; read -r vi_try; read -r vi_tab; } < <(hacs \
+	"l0 l1 tries BE" "l0 l1 table BE" "l1 l2 tries VI" "l1 l2 table VI")
 tap_diag "limit 2 on TID 0: UDP best effort $(mbps be) Mbit/s, video $(mbps vi) Mbit/s" \
 	"BE tries [$be_try] table [$be_tab]" "VI tries [$vi_try] table [$vi_tab]" \
 	"AP phy: $(tr '\n' ' ' <"$R0/stats")" "$(cat "$R0/stations")"
@@ -125,9 +151,9 @@ tap_in_range "$(hmax "$vi_tab")" 3 15 "video (TID 5): minstrel's tables, more th
 ok tidconf peer "$STA_MAC" tids 0xff override -- "iw set tidconf peer STA tids 0xff override accepted"
 tap_is "$(tid_col)" "-" "the stations file shows no limit after the reset"
 snap r0
-udp reset
+udp reset 1
 snap r1
-r_tab=$(hac r0 r1 ap table BE)
+r_tab=$(hacs "r0 r1 table BE")
 tap_diag "after the reset: UDP $(mbps reset) Mbit/s, BE table [$r_tab]"
 tap_is "$(ctr r0 r1 frames)" 0 "after the reset: the policy, mode off, counts no frame"
 tap_in_range "$(hmax "$r_tab")" 3 15 "after the reset: best-effort tables are minstrel's again (more than 2 tries)"

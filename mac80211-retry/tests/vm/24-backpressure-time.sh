@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # aq-vm-clock: virtual
-# aq-vm-cost: 150  (host seconds beside another virtual-clock guest on 2 cores, 2026-11-27)
+# aq-vm-cost: 115  (host seconds beside another virtual-clock guest on 2 cores, 2026-11-28)
 # (the service times are the medium's airtime: they must be guest time)
 #
 # mac80211-retry: backpressure bounds the time below the qdisc, not only
@@ -13,26 +13,27 @@
 # air carries.  Everything below the qdisc waits in the medium's queue
 # of the AP (hwsim pushes every frame it gets to the medium), whose mean
 # sojourn (from the frame's arrival to its completion) the medium counts
-# per AC.  Over a 3 s window after 2 s of flood, twice:
+# per AC.  One flood carries every phase below; over a 2 s window (the
+# medium's clock) after 1 s of flood, twice:
 #
 #  - target_us 0 (the frame depth alone, 32: the bound before the time
 #    limit): the pfifo holds the backlog, and a frame spends about the
 #    depth's worth of service times below it (reported; asserted at least
 #    half of depth x T_air, which shows what the time bound removes);
-#  - target_us 5000 (the default): BE's measured drain time per frame
-#    (backpressure/stats, "svc_us") is within 25 % of the air's, the
-#    window's length over the AP's BE frames completed (T_air); BE's limit
-#    is ceil(5 ms / svc) frames, at least 2; mac80211 never holds more than
-#    that (+2 for frames between the count and the stop); the mean
-#    sojourn below the qdisc is at most target + 2 T_air; the pfifo still
-#    holds the backlog; and the air carries at least 90 % of what it
-#    carried with the depth alone.
+#  - then target_us 5000 (the default), 1 s after it is set: BE's measured
+#    drain time per frame (backpressure/stats, "svc_us") is within 25 % of
+#    the air's, the window's length over the AP's BE frames completed
+#    (T_air); BE's limit is ceil(5 ms / svc) frames, at least 2; mac80211
+#    never holds more than that (+2 for frames between the count and the
+#    stop); the mean sojourn below the qdisc is at most target + 2 T_air;
+#    the pfifo still holds the backlog; and the air carries at least 90 %
+#    of what it carried with the depth alone.
 #
-# Then the stall timer, on the AP's interface, whose type hostapd changed
-# (see below): with the medium stopped for 0.5 s, the timer wakes BE's
-# queue, and afterwards the count is back at 0; the stall does not enter
-# the measured drain time, nor does a 1 s pause of the time bound
-# (target_us 0 and back) in mid-flood.
+# A 1 s pause of the time bound (target_us 0 and back) in mid-flood does
+# not enter the measured drain time.  Then the stall timer, on the AP's
+# interface, whose type hostapd changed (see below): with the medium
+# stopped for 0.5 s, the timer wakes BE's queue, and afterwards the count
+# is back at 0; the stall does not enter the measured drain time either.
 #
 # Also: the knob's default is 5000, 1000001 is refused, no stall-timer
 # wake-up in the two windows, no kernel warning.
@@ -73,13 +74,42 @@ AP tc qdisc replace dev "$AP_IF" root pfifo limit 1000
 # be_stat COLUMN: the AP's BE line of backpressure/stats: 2 inflight,
 # 3 stopped, 4 stops, 5 stalls, 6 max_inflight, 7 limit, 8 svc_us
 be_stat() { awk -v i="$AP_IF:BE" -v c="$1" '$1 == i { print $c }' "$B/stats"; }
-# medium_be -> "frames_done sojourn_sum_us bytes_ok" of the AP's BE
+# medium_be -> "time_us frames_done sojourn_sum_us bytes_ok": the medium's
+# clock and the AP's BE counters, from the dump the medium writes on
+# SIGUSR1 (no python3 start, which costs seconds under TCG; jq fails on a
+# dump not yet complete, then it is read again)
 medium_be() {
-	medium_stats | jq -r '.radios[] | select(.name == "ap") | .ac.BE |
-		"\(.successes + .discards) \(.mean_delay_us * (.successes + .discards)) \(.bytes_ok)"'
+	local f=$AQ_TMP/medium-exit.json i out
+	rm -f "$f"
+	kill -USR1 "$MEDIUM_PID"
+	for i in $(seq 200); do
+		if [ -s "$f" ] && out=$(jq -r '.time_us as $t | .radios[] | select(.name == "ap") |
+			.ac.BE | "\($t) \(.successes + .discards) \(.mean_delay_us * (.successes + .discards)) \(.bytes_ok)"' \
+			"$f" 2>/dev/null) && [ -n "$out" ]; then
+			echo "$out"
+			return 0
+		fi
+		sleep 0.02
+	done
+	echo "0 0 0 0"
 }
-backlog() { AP tc -s -j qdisc show dev "$AP_IF" | jq '.[0].qlen // 0'; }
-now() { cut -d' ' -f1 /proc/uptime; }
+# poll: sets INF (BE inflight) and BL (the pfifo's backlog, packets) with
+# shell built-ins and one tc
+poll() {
+	local l q
+	INF=0
+	while read -r -a l; do
+		[ "${l[0]}" = "$AP_IF:BE" ] && { INF=${l[1]}; break; }
+	done <"$B/stats"
+	q=$(AP tc -s qdisc show dev "$AP_IF")
+	[[ $q =~ backlog\ [0-9]+b\ ([0-9]+)p ]] && BL=${BASH_REMATCH[1]} || BL=0
+}
+# nap SECONDS: sleep with a built-in (read's time-out on a pipe nobody
+# writes to): the loop below must not start a process per round
+exec {nap_fd}<> <(:)
+nap() { read -rt "$1" -u "$nap_fd"; }
+# cs VAR: guest uptime in centiseconds into VAR (built-ins only)
+cs() { local u; read -r u _ </proc/uptime; printf -v "$1" %d $(( 10#${u%.*} * 100 + 10#${u#*.} )); }
 # tx_sent: frames mac80211 handed to the driver for the AP's stations
 # (station dump "tx packets", counted at transmission; read from the
 # kernel, so also while the medium is stopped).  With BE's queue stopped at
@@ -91,42 +121,42 @@ tx_sent() {
 }
 
 iperf3_server sta1 >/dev/null 2>&1
-# flood TARGET_US -> "t_air_us sojourn_us mbps backlog_min inflight_max limit svc_us"
-# over a 3 s window after 2 s of a UDP flood at 50 Mbit/s (two streams)
-flood() {
-	printf '%s' "$1" >"$B/target_us"
-	AP iperf3 -c 10.0.0.2 -u -b 25M -P 2 -l 1400 -t 30 >/dev/null 2>&1 &
-	local pid=$! t0 t1 f0 s0 b0 f1 s1 b1 bl bmin=100000 imax=0 inf end
-	sleep 2
-	read -r f0 s0 b0 < <(medium_be)
-	t0=$(now)
-	end=$(awk -v t="$t0" 'BEGIN { print t + 3 }')
-	while awk -v n="$(now)" -v e="$end" 'BEGIN { exit !(n < e) }'; do
-		inf=$(be_stat 2)
-		[ "${inf:-0}" -gt "$imax" ] && imax=$inf
-		bl=$(backlog)
-		[ "${bl:-0}" -lt "$bmin" ] && bmin=$bl
-		sleep 0.1
+# window -> "t_air_us sojourn_us mbps backlog_min inflight_max limit svc_us"
+# over a WIN s window of the flood (the medium's clock), polled every 0.1 s
+WIN=2
+window() {
+	local t0 t1 f0 s0 b0 f1 s1 b1 bmin=100000 imax=0 end
+	read -r t0 f0 s0 b0 < <(medium_be)
+	local now
+	cs now
+	end=$(( now + WIN * 100 ))
+	while cs now; [ "$now" -lt "$end" ]; do
+		poll
+		[ "${INF:-0}" -gt "$imax" ] && imax=$INF
+		[ "${BL:-0}" -lt "$bmin" ] && bmin=$BL
+		nap 0.1
 	done
-	read -r f1 s1 b1 < <(medium_be)
-	t1=$(now)
-	local lim svc
-	lim=$(be_stat 7) svc=$(be_stat 8)
-	pkill -f 'iperf3 -c 10.0.0.2'
-	wait $pid
-	sleep 1		# the queues drain
+	read -r t1 f1 s1 b1 < <(medium_be)
 	awk -v t0="$t0" -v t1="$t1" -v f0="$f0" -v f1="$f1" -v s0="$s0" -v s1="$s1" \
-		-v b0="$b0" -v b1="$b1" -v bm="$bmin" -v im="$imax" -v l="$lim" -v s="$svc" '
-		BEGIN { if (f1 <= f0) { print "0 0 0", bm, im, l, s; exit }
-			printf "%.1f %.1f %.2f %d %d %d %d\n", (t1 - t0) * 1e6 / (f1 - f0),
-			       (s1 - s0) / (f1 - f0), (b1 - b0) * 8 / (t1 - t0) / 1e6,
+		-v b0="$b0" -v b1="$b1" -v bm="$bmin" -v im="$imax" -v l="$(be_stat 7)" -v s="$(be_stat 8)" '
+		BEGIN { if (f1 <= f0 || t1 <= t0) { print "0 0 0", bm, im, l, s; exit }
+			printf "%.1f %.1f %.2f %d %d %d %d\n", (t1 - t0) / (f1 - f0),
+			       (s1 - s0) / (f1 - f0), (b1 - b0) * 8 / (t1 - t0),
 			       bm, im, l, s }'
 }
 
-read -r a_tair a_soj a_mbps a_bl a_inf _ < <(flood 0)
+# One UDP flood at 50 Mbit/s (two streams) AP -> station carries every
+# phase below: the two windows, the pause of the time bound, the stall.
+printf 0 >"$B/target_us"
+AP iperf3 -c 10.0.0.2 -u -b 25M -P 2 -l 1400 -t 60 >/dev/null 2>&1 &
+fl=$!
+sleep 1
+read -r a_tair a_soj a_mbps a_bl a_inf _ < <(window)
 tap_diag "target_us 0 (depth $DEPTH alone): T_air $a_tair us, mean sojourn below the qdisc $a_soj us," \
 	"$a_mbps Mbit/s on the air, pfifo backlog >= $a_bl, mac80211 inflight <= $a_inf"
-read -r b_tair b_soj b_mbps b_bl b_inf b_lim b_svc < <(flood $TARGET)
+printf '%s' $TARGET >"$B/target_us"
+sleep 1
+read -r b_tair b_soj b_mbps b_bl b_inf b_lim b_svc < <(window)
 tap_diag "target_us $TARGET: T_air $b_tair us, mean sojourn below the qdisc $b_soj us," \
 	"$b_mbps Mbit/s on the air, pfifo backlog >= $b_bl, mac80211 inflight <= $b_inf," \
 	"BE limit $b_lim frames, svc $b_svc us" "$(cat "$B/stats")"
@@ -155,6 +185,23 @@ ok awk -v a="$a_soj" -v b="$b_soj" 'BEGIN { exit !(b > 0 && a >= 3 * b) }' -- \
 
 tap_is "$(be_stat 5)" 0 "no stall-timer wake-up in either"
 
+# A pause of the time bound is not service: target_us 0 in mid-flood
+# stops the sampling with the AC busy; when the bound comes back 1 s later
+# the window restarts instead of taking that second for one frame's
+# service.
+svc0=$(be_stat 8)
+printf 0 >"$B/target_us"
+sleep 1
+p0=$(tx_sent)
+printf '%s' $TARGET >"$B/target_us"
+sleep 0.05
+svc1=$(be_stat 8) inf1=$(be_stat 2) lim1=$(be_stat 7)
+p1=$(tx_sent)
+tap_in_range "$((p1 - p0))" $((2 * lim1 + 1)) 100000 \
+	"frames completed in the 50 ms after target_us returns (sent: more than 2 x the limit of $lim1)"
+tap_in_range "$svc1" 1 $((2 * svc0)) \
+	"50 ms after target_us returns BE's drain time is within 2 x its $svc0 us before (inflight $inf1)"
+
 # The stall timer, on an interface whose type changed: hwsim created the
 # AP's interface as a station one and hostapd made it an AP
 # (ieee80211_if_change_type() tears the interface's data down and sets it
@@ -163,10 +210,8 @@ tap_is "$(be_stat 5)" 0 "no stall-timer wake-up in either"
 # pending, no status comes, BE's queue stops at its limit, and only the
 # stall timer (100 ms without a completion) can wake it.  After SIGCONT
 # the frames complete, the count returns to 0 and traffic flows.
-stalls0=$(be_stat 5)
-AP iperf3 -c 10.0.0.2 -u -b 25M -P 2 -l 1400 -t 30 >/dev/null 2>&1 &
-fl=$!
 sleep 1
+stalls0=$(be_stat 5)
 svc0=$(be_stat 8)
 kill -STOP "$MEDIUM_PID"
 sleep 0.5
@@ -175,7 +220,7 @@ kill -CONT "$MEDIUM_PID"
 sleep 0.05
 svc1=$(be_stat 8) lim1=$(be_stat 7)
 p1=$(tx_sent)
-sleep 1
+sleep 0.5
 pkill -f 'iperf3 -c 10.0.0.2'
 wait $fl
 sleep 2		# the pending frames complete or are purged
@@ -190,28 +235,6 @@ tap_in_range "$((p1 - p0))" $((2 * lim1 + 1)) 100000 \
 	"frames completed in the 50 ms after the medium resumes (sent: more than 2 x the limit of $lim1)"
 tap_in_range "$svc1" 1 $((2 * svc0)) \
 	"50 ms after the medium resumes BE's drain time is within 2 x its $svc0 us before the stall"
-
-# Nor is a pause of the time bound: target_us 0 in mid-flood stops the
-# sampling with the AC busy; when the bound comes back 1 s later the
-# window restarts instead of taking that second for one frame's service.
-AP iperf3 -c 10.0.0.2 -u -b 25M -P 2 -l 1400 -t 30 >/dev/null 2>&1 &
-fl=$!
-sleep 1
-svc0=$(be_stat 8)
-printf 0 >"$B/target_us"
-sleep 1
-p0=$(tx_sent)
-printf '%s' $TARGET >"$B/target_us"
-sleep 0.05
-svc1=$(be_stat 8) inf1=$(be_stat 2) lim1=$(be_stat 7)
-p1=$(tx_sent)
-pkill -f 'iperf3 -c 10.0.0.2'
-wait $fl
-sleep 1
-tap_in_range "$((p1 - p0))" $((2 * lim1 + 1)) 100000 \
-	"frames completed in the 50 ms after target_us returns (sent: more than 2 x the limit of $lim1)"
-tap_in_range "$svc1" 1 $((2 * svc0)) \
-	"50 ms after target_us returns BE's drain time is within 2 x its $svc0 us before (inflight $inf1)"
 ok ip netns exec ap ping -c 3 -i 0.2 -W 2 10.0.0.2 -- "the AP reaches the station afterwards"
 if dmesg | grep -qE 'WARNING:|BUG:|Oops|general protection|refcount_t|list_(add|del) corruption'; then
 	tap_fail "no kernel warning" "$(dmesg | grep -E 'WARNING:|BUG:' | head -n 1)"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # aq-vm-clock: virtual
-# aq-vm-cost: 107  (host seconds with two guests side by side on 2 cores, 2026-11-26: balances make check's guests)
+# aq-vm-cost: 100  (host seconds with two guests side by side on 2 cores, 2026-11-28: balances make check's guests)
 #
 # mac80211-retry: per-interface airtime views (->airtime_slot() and
 # ->rate_change() of include/net/mac80211_feedback.h), seen by a test
@@ -85,8 +85,8 @@ phase 0
 # phase 2: both stations send
 phase 2
 snap 2a
-iperf3_client sta1 10.9.0.2 -t 4 -p 5201 >"$AQ_TMP/ip1.json" & p1=$!
-iperf3_client sta2 10.9.0.2 -t 4 -p 5202 >"$AQ_TMP/ip2.json" & p2=$!
+iperf3_client sta1 10.9.0.2 -t 3 -p 5201 >"$AQ_TMP/ip1.json" & p1=$!
+iperf3_client sta2 10.9.0.2 -t 3 -p 5202 >"$AQ_TMP/ip2.json" & p2=$!
 wait $p1 $p2
 sleep 0.8
 snap 2b
@@ -95,7 +95,7 @@ phase 0
 sleep 0.5
 phase 3
 snap 3a
-iperf3_client sta1 10.9.0.2 -t 3 -p 5201 >"$AQ_TMP/ip3.json"
+iperf3_client sta1 10.9.0.2 -t 2 -p 5201 >"$AQ_TMP/ip3.json"
 sleep 0.8
 snap 3b
 phase 0

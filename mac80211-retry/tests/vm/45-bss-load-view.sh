@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # aq-vm-clock: virtual
-# aq-vm-cost: 72  (host seconds with two guests side by side on 2 cores, 2026-11-26: balances make check's guests)
+# aq-vm-cost: 67  (host seconds with two guests side by side on 2 cores, 2026-11-28: balances make check's guests)
 #
 # mac80211-retry: a station's airtime view follows the station count of its
 # AP's BSS Load element (hostapd bss_load_update_period=1: the element in
@@ -58,41 +58,41 @@ settle() {
 
 settle 3
 phase 1
-sleep 2.5
+sleep 1.5
 phase 0
 wpa sta2 "${STA_IFS[1]}" disconnect
 wpa sta3 "${STA_IFS[2]}" disconnect
 settle 1
 phase 2
-sleep 2.5
+sleep 1.5
 phase 0
 wpa sta2 "${STA_IFS[1]}" reconnect
 wait_assoc sta2 "${STA_IFS[1]}" 10 >/dev/null 2>&1
 settle 2
 phase 3
-sleep 2.5
+sleep 1.5
 phase 0
 dmesg | grep 'atview: slot' >"$AQ_TMP/atview.log"
 cp "$AQ_TMP/atview.log" "$AQ_RESULTS/bss-load-atview.log" 2>/dev/null
 
-# per phase: "views with BSS Load source / views, median N" of sta1's views
+# per phase 1, 2, 3 a line: "views with BSS Load source / views, median N"
+# of sta1's views (one python3 start: each costs seconds under TCG)
 summary() {
-	python3 - "$AQ_TMP/atview.log" "$STA1_MAC" "$1" <<'PY'
+	python3 - "$AQ_TMP/atview.log" "$STA1_MAC" <<'PY'
 import statistics, sys
-log, mac, ph = sys.argv[1], sys.argv[2], int(sys.argv[3])
-v = []
+log, mac = sys.argv[1], sys.argv[2]
+v = {1: [], 2: [], 3: []}
 for l in open(log):
     f = l.split("atview: ", 1)[1].split()
     # slot PHASE DEV SEQ SRC T BCN BUSY N ...
-    if int(f[1]) == ph and f[2] == mac:
-        v.append((int(f[4]), int(f[8])))
-bl = sum(1 for s, _ in v if s == 1)	# IEEE80211_AIRTIME_SRC_STA_BSS_LOAD
-print(bl, len(v), int(statistics.median(n for _, n in v)) if v else -1)
+    if int(f[1]) in v and f[2] == mac:
+        v[int(f[1])].append((int(f[4]), int(f[8])))
+for ph in (1, 2, 3):
+    bl = sum(1 for s, _ in v[ph] if s == 1)	# IEEE80211_AIRTIME_SRC_STA_BSS_LOAD
+    print(bl, len(v[ph]), int(statistics.median(n for _, n in v[ph])) if v[ph] else -1)
 PY
 }
-read -r b1 v1 n1 < <(summary 1)
-read -r b2 v2 n2 < <(summary 2)
-read -r b3 v3 n3 < <(summary 3)
+{ read -r b1 v1 n1; read -r b2 v2 n2; read -r b3 v3 n3; } < <(summary)
 tap_diag "sta1's views (BSS Load source / all, median N): 3 stations $b1/$v1 N $n1;" \
 	"1 station $b2/$v2 N $n2; 2 stations $b3/$v3 N $n3"
 tap_in_range "$(( v1 > 0 && b1 == v1 ))" 1 1 "3 stations: sta1's views come from the AP's BSS Load element"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # aq-vm-clock: virtual
-# aq-vm-cost: 152  (host seconds with two guests side by side on 2 cores, 2026-11-26: balances make check's guests)
+# aq-vm-cost: 128  (host seconds with two guests side by side on 2 cores, 2026-11-28: balances make check's guests)
 # aq-vm-timeout: 2400  (686 guest seconds measured in CI; 199 alone)
 #
 # mac80211-retry seen from the air: the testbed's medium (aqmedium) counts,
@@ -61,7 +61,7 @@ mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 SNR=${AQ_RETRY_SNR:-13}
 BER=${AQ_RETRY_BER:-5e-6}
 DEPTH=32
-T=2		# seconds per iperf3 run
+T=1		# seconds per iperf3 run (iperf3 -t takes whole seconds)
 
 skip_rest() { # WHY
 	local i
@@ -86,6 +86,10 @@ jq -e '.radios[0].ac.BE.l4.tcp.table' <<<"$(medium_stats)" >/dev/null ||
 iperf3_server sta1 >/dev/null 2>&1
 
 wr() { printf '%s' "$1" >"$2" 2>"$AQ_TMP/wr.err"; }
+# the policy's tool on the AP's and the station's phy: topo_bss put them in
+# "ap" and "sta1" (aq_retry would look with a process per namespace)
+ap_retry() { ip netns exec ap "$AQ_RETRY" "${phys[0]}" "$@"; }
+sta_retry() { ip netns exec sta1 "$AQ_RETRY" "${phys[1]}" "$@"; }
 # snap NAME: the medium's statistics and both phys' policy counters
 snap() {
 	medium_stats >"$AQ_TMP/$1.json"
@@ -93,9 +97,12 @@ snap() {
 	cat "$R1/stats" >"$AQ_TMP/$1.r1"
 }
 # ctr A B FILE-SUFFIX NAME: delta of a policy counter between snapshots
+# (read by bash: some 30 calls, two awk processes each before)
 ctr() {
-	echo $(($(awk -v k="$4" '$1 == k {print $2}' "$AQ_TMP/$2.$3") -
-		$(awk -v k="$4" '$1 == k {print $2}' "$AQ_TMP/$1.$3")))
+	local k v a= b=
+	while read -r k v; do [ "$k" = "$4" ] && a=$v; done <"$AQ_TMP/$1.$3"
+	while read -r k v; do [ "$k" = "$4" ] && b=$v; done <"$AQ_TMP/$2.$3"
+	[ -n "$a" ] && [ -n "$b" ] && echo $((b - a))	# nothing if it is missing
 }
 # medium AC counter delta, summed over the ACs: A B RADIO KEY
 mctr() {
@@ -122,7 +129,7 @@ mbps() { iperf3_mbps "$AQ_TMP/iperf-$1.json" "${2:-received}"; }
 DATA="tcp tcp_ack udp"
 
 # warm up: Block Ack sessions, minstrel_ht's statistics
-down 2 warm
+down 1 warm
 tap_diag "warm-up download $(mbps warm) Mbit/s over SNR $SNR dB, BER $BER"
 
 # --- off ------------------------------------------------------------------
@@ -147,9 +154,9 @@ tap_in_range "$(hmax "$st_try")" 3 "$(hmax "$st_tab")" \
 off_mean=$(hmean "$(hist off0 offd ap table $DATA)")	# download only, as below
 
 # fixed 255/255: the policy runs on every frame but has nothing to cut
-aq_retry "${phys[0]}" set mode fixed fixed 255/255
+ap_retry set mode fixed fixed 255/255
 snap u0
-down $T u-down
+down 2 u-down		# 2 s: the policy sees 500 frames or more
 snap u1
 u_tab=$(hist u0 u1 ap table $DATA)
 tap_diag "fixed 255/255: ap table [$u_tab], mean $(hmean "$u_tab") (off: $off_mean)"
@@ -163,7 +170,7 @@ tap_in_range "$(hmax "$u_tab")" 4 15 \
 	"fixed 255/255: the medium sees minstrel's long tables, uncut (mean $(hmean "$u_tab") vs off $off_mean)"
 
 # --- fixed 3/2 ------------------------------------------------------------
-aq_retry "${phys[0]}" set fixed 3/2; aq_retry "${phys[1]}" set mode fixed fixed 3/2
+ap_retry set fixed 3/2; sta_retry set mode fixed fixed 3/2
 snap f0
 udp $T f-down
 # The AP's limit binds only for frames that fail twice.  With a lossy rate
@@ -172,11 +179,11 @@ udp $T f-down
 # (6 % of 1500-octet frames), twice in a row for 0.4 % of the frames, a
 # handful in 2 s, and about 1 run in 10 had none (the check "the AP's
 # limit binds" failed).
-# Send more, 2 s at a time, until one has used 3 attempts or 8 s have
+# Send more, 1 s at a time, until one has used 3 attempts or 8 s have
 # gone: a Poisson count of mean 2 per 2 s stays at 0 for 8 s once in
 # 3,000 runs.
 extra=0 first=
-while [ $extra -lt 3 ]; do
+while [ $extra -lt 7 ]; do
 	medium_stats >"$AQ_TMP/fx.json"
 	h=$(hist f0 fx ap tries $DATA)
 	[ -n "$first" ] || first="[$h]"
@@ -186,7 +193,7 @@ while [ $extra -lt 3 ]; do
 done
 udp $T f-up -R
 snap f1
-tap_diag "fixed 3/2: the AP's tries after the first 2 s download $first, $extra more"
+tap_diag "fixed 3/2: the AP's tries after the first $T s download $first, $extra more"
 ap_try=$(hist f0 f1 ap tries $DATA); ap_tab=$(hist f0 f1 ap table $DATA)
 st_try=$(hist f0 f1 sta1 tries $DATA); st_tab=$(hist f0 f1 sta1 table $DATA)
 tap_diag "fixed 3/2: UDP download $(mbps f-down) Mbit/s, upload $(mbps f-up) Mbit/s" \
@@ -196,15 +203,15 @@ tap_diag "fixed 3/2: UDP download $(mbps f-down) Mbit/s, upload $(mbps f-up) Mbi
 tap_in_range "$(hmax "$ap_tab")" 1 3 "fixed 3/2: no AP rate table allows more than 3 tries"
 tap_in_range "$(hmax "$ap_try")" 1 3 "fixed 3/2: the AP's data frames use at most 3 attempts"
 tap_in_range "$(hat "$ap_try" 3)" 1 100000000 \
-	"fixed 3/2: the AP's limit binds (frames at 3 attempts; $extra extra 2 s downloads)"
+	"fixed 3/2: the AP's limit binds (frames at 3 attempts; $extra extra $T s downloads)"
 tap_in_range "$(hmax "$st_try")" 1 2 "fixed 3/2: the STA's data frames use at most 2 attempts"
 tap_in_range "$(hat "$st_try" 2)" 1 100000000 "fixed 3/2: the STA's limit binds (frames at 2 attempts)"
 tap_in_range "$(ctr f0 f1 r0 clamped)" 1 100000000 "fixed 3/2: the AP's policy counts clamped frames"
 # the policy's counters against the medium's (data frames of all ACs; the
 # few ARP frames the medium counts as "other" are within the tolerance)
-for side in "ap r0" "sta1 r1"; do
+for side in "ap r0 $ap_try" "sta1 r1 $st_try"; do
 	set -- $side
-	h=$(hist f0 f1 "$1" tries $DATA)
+	h="${*:3}"
 	got="$(ctr f0 f1 "$2" done) $(ctr f0 f1 "$2" attempts) $(ctr f0 f1 "$2" discarded)"
 	want="$(hsum "$h") $(hattempts "$h") $(mctr f0 f1 "$1" discards)"
 	tap_diag "$1: policy done/attempts/discarded $got, medium $want"
@@ -242,19 +249,19 @@ else
 	tap_fail "fixed 3/2: no fallback attempt but a probe's retries" "AP $1 vs probes $2, STA $3 vs probes $4"
 fi
 # cut_chain 1: rate control's chain, still cut to 3
-aq_retry "${phys[0]}" set cut_chain 1
+ap_retry set cut_chain 1
 snap c0
 udp $T c-down
 snap c1
-c_try=$(hist c0 c1 ap tries $DATA)
-tap_diag "fixed 3/2, cut_chain 1: ap tries [$c_try], fallback attempts $(fb c0 c1 ap)"
-tap_in_range "$(fb c0 c1 ap)" 1 100000000 \
+c_try=$(hist c0 c1 ap tries $DATA); c_fb=$(fb c0 c1 ap)
+tap_diag "fixed 3/2, cut_chain 1: ap tries [$c_try], fallback attempts $c_fb"
+tap_in_range "$c_fb" 1 100000000 \
 	"fixed 3/2, cut_chain 1: the AP's retries use minstrel_ht's fallback entries"
 tap_in_range "$(hmax "$c_try")" 1 3 "fixed 3/2, cut_chain 1: still at most 3 attempts"
-aq_retry "${phys[0]}" set cut_chain 0
+ap_retry set cut_chain 0
 
 # --- rate -----------------------------------------------------------------
-aq_retry "${phys[0]}" set mode rate; aq_retry "${phys[1]}" set mode off
+ap_retry set mode rate; sta_retry set mode off
 # the mask must keep the BSS's basic rates (hostapd's for 802.11g: CCK)
 ip netns exec ap iw dev "$AP_IF" set bitrates legacy-2.4 1 2 5.5 11 6 12 \
 	ht-mcs-2.4 0 1 2 2>"$AQ_TMP/iw.err" ||
@@ -264,7 +271,7 @@ down 2 r-warm		# the station's rate average settles
 tap_is "$(awk '$1 == "rate_hw_cut" {print $2}' "$R0/params")" 0 \
 	"rate: rate_hw_cut is 0 by default (B limits Block Ack retransmissions only)"
 snap s0
-down 4 s-down
+down 2 s-down
 snap s1
 s_ba=$(hist s0 s1 ap ampdu_tries tcp); s_tab=$(hist s0 s1 ap table tcp)
 tap_diag "rate, rate_hw_cut=0: download $(mbps s-down) Mbit/s" \
@@ -273,12 +280,12 @@ tap_diag "rate, rate_hw_cut=0: download $(mbps s-down) Mbit/s" \
 tap_is "$(ctr s0 s1 r0 clamped)" 0 "rate, rate_hw_cut=0: the policy cuts no rate table"
 tap_in_range "$(hmax "$s_ba")" 3 15 "rate, rate_hw_cut=0: the AP's TCP Block Ack frames keep minstrel's tries (more than 2 attempts)"
 
-aq_retry "${phys[0]}" set rate_hw_cut 1
+ap_retry set rate_hw_cut 1
 down 1 r-warm2
 snap r0
-down 4 r-down		# TCP crawls with 2 tries here: 4 s for enough frames
+down 2 r-down		# TCP crawls with 2 tries here: still ~450 frames in 2 s
 snap r1
-udp 2 r-udp
+udp $T r-udp
 snap r2
 tcp_try=$(hist r0 r1 ap tries tcp); udp_try=$(hist r1 r2 ap tries udp)
 # B limits the frames of Block Ack sessions only
@@ -286,7 +293,7 @@ tcp_ba=$(hist r0 r1 ap ampdu_tries tcp); tcp_tab=$(hist r0 r1 ap table tcp)
 udp_tab=$(hist r1 r2 ap table udp)
 line=$(grep -v '^#' "$R0/stations" | head -n 1)
 ip netns exec ap iw dev "$AP_IF" set bitrates
-aq_retry "${phys[0]}" set rate_hw_cut 0
+ap_retry set rate_hw_cut 0
 tap_diag "rate, rate_hw_cut=1: download $(mbps r-down) Mbit/s, UDP $(mbps r-udp) Mbit/s" \
 	"rate, rate_hw_cut=1: ap tcp tries [$tcp_try], in Block Ack sessions [$tcp_ba] (mean $(hmean "$tcp_ba")), table [$tcp_tab]" \
 	"rate: ap udp tries [$udp_try] table [$udp_tab]" \
@@ -304,23 +311,30 @@ tap_in_range "$(hmax "$udp_try")" 3 15 "rate: the AP's UDP frames keep the nativ
 # --- backpressure ---------------------------------------------------------
 # 20-backpressure.sh covers the knobs, noqueue and "off" (UDP from the AP);
 # here the real case: TCP from the wired server, the air the bottleneck
-aq_retry "${phys[0]}" set mode off
+ap_retry set mode off
 ip netns exec ap tc qdisc replace dev "$AP_IF" root pfifo limit 1000
 wr "$DEPTH" "$BP/depth"; wr on "$BP/mode"
 # 4 s, sampled every 0.1 s: a 2 s run sampled every 0.2 s once saw the
-# queue stopped 7 times and no backlog in any sample (46 stops elsewhere)
+# queue stopped 7 times and no backlog in any sample (46 stops elsewhere).
+# A sample is the root's "backlog Nb Mp" line from tc's text (no jq), the
+# pause a read -t (no sleep process).
+exec {nap}<> <(:)
 ip netns exec srv iperf3 -c 10.0.0.2 -t 4 -J >"$AQ_TMP/iperf-bp.json" 2>/dev/null &
 pid=$!
-max=0
+max=0 samples=0
 while kill -0 $pid 2>/dev/null; do
-	b=$(sample_tc ap "$AP_IF" | jq '[.[] | select(.root == true) | .qlen // 0] | max // 0')
+	b=0
+	while read -r w _ p _; do
+		[ "$w" = backlog ] && b=${p%p}
+	done < <(ip netns exec ap tc -s qdisc show dev "$AP_IF" root)
 	[ "${b:-0}" -gt "$max" ] && max=$b
-	sleep 0.1
+	samples=$((samples + 1))
+	read -r -t 0.1 -u "$nap"
 done
 wait $pid
 bp=$(awk -v i="$AP_IF" '$1 == i' "$BP/stats")
 tap_diag "backpressure on, depth $DEPTH: TCP download from srv $(mbps bp) Mbit/s," \
-	"largest pfifo backlog $max packets; $bp (inflight stopped stops stalls max_inflight)"
+	"largest pfifo backlog $max packets in $samples samples; $bp (inflight stopped stops stalls max_inflight)"
 ip netns exec ap tc -s qdisc show dev "$AP_IF" | sed 's/^/# /'
 set -- $bp
 tap_in_range "$max" 1 1000 "backpressure: the root pfifo holds a backlog"

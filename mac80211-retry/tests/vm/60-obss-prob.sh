@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # aq-vm-clock: virtual
-# aq-vm-cost: 240  (host seconds with two guests side by side on 2 cores; 161 with three BSSs, 2026-11-26, scaled by the four-BSS run: balances make check's guests)
-# aq-vm-timeout: 1200  (173 guest seconds alone with four BSSs, 2026-11-27)
+# aq-vm-cost: 110  (CPU seconds of its guest's QEMU, 2026-11-28: balances make check's guests)
+# aq-vm-timeout: 2700  (173 guest seconds alone with four BSSs, 2026-11-27; 1252 and 1484 with the clean-up beside three other guests on 2 cores, 2026-11-28)
 #
 # prob_cs_succ against Park (2014): the probability that carrier sense
 # finds the medium idle with respect to OTHER stations' and BSSs' activity.
@@ -10,10 +10,12 @@
 # hwsim reports from the testbed's medium) out of busy and active time:
 # 1 - (busy - tx)/(active - tx).
 #
-#  - one BSS (AP + 1 STA, 802.11g) with a saturating TCP download: the AP's
-#    prob_cs_succ stays above C_NON_OBSS (0.4): not an OBSS;
+#  - one BSS (AP + 1 STA, 802.11g) with a saturating TCP download (2 s,
+#    ~22 Mbit/s): the AP's prob_cs_succ stays above C_NON_OBSS (0.4): not
+#    an OBSS (medians 698-715 of 8 samples, 2026-11-28);
 #  - K (4) co-channel BSSs, each AP saturating a TCP download to its own
-#    station: every AP's prob_cs_succ falls below C_OBSS (0.3): an OBSS,
+#    station (4 s): every AP's prob_cs_succ falls below C_OBSS (0.3): an
+#    OBSS (the highest AP median of 16-18 samples 253 and 275, 2026-11-28),
 #    and the rule engine's L is L_OBSS's neighbourhood (rule 2's OBSS
 #    branch fires: the station's L is at most L_OBSS + 1).  Three BSSs
 #    were enough while the limit L = 2 sent its second try behind an RTS
@@ -32,7 +34,8 @@ N=8
 tap_plan $N
 trap aq_cleanup_all EXIT
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
-T=${AQ_OBSS_T:-4}	# seconds of each download
+T=${AQ_OBSS_T:-4}	# seconds of each download in the crowded case
+T1=${AQ_OBSS_T1:-2}	# seconds of the lone BSS's download
 K=${AQ_OBSS_K:-4}	# co-channel BSSs of the crowded case
 
 skip_rest() { # WHY
@@ -99,30 +102,39 @@ survey() {
 		u && /channel transmit time/ { t = $4 }
 		END { print a + 0, b + 0, t + 0 }'
 }
-# run K...: TCP downloads from the given APs for T s; samples every AP's
-# prob_cs_succ every 0.2 s into $AQ_TMP/prob-<ap>.txt, the surveys before
-# and after into $AQ_TMP/survey-<ap>.{0,1}
+# run SECS K...: TCP downloads from the given APs for SECS s; samples every
+# AP's prob_cs_succ every 0.2 s into $AQ_TMP/prob-<ap>.txt, the surveys
+# before and after into $AQ_TMP/survey-<ap>.{0,1}.  A sample reads debugfs
+# with bash's read (no process: 4 per AP and sample before), the pauses are
+# read -t (no sleep process)
+exec {nap}<> <(:)
 run() {
-	local k pids=() p
+	local secs=$1 k pids=() p v l a4 a7
+	shift
 	for k in "$@"; do
 		: >"$AQ_TMP/prob-ap$k.txt"
 		: >"$AQ_TMP/state-ap$k.txt"
 		survey ap$k "${IFS_OF[ap$k]}" >"$AQ_TMP/survey-ap$k.0"
 	done
 	for k in "$@"; do
-		ip netns exec ap$k iperf3 -c 10.$k.0.2 -t "$T" -J \
+		ip netns exec ap$k iperf3 -c 10.$k.0.2 -t "$secs" -J \
 			>"$AQ_TMP/iperf-$k.json" 2>/dev/null &
 		pids+=($!)
 	done
-	sleep 1		# slow start, rate control
+	read -r -t 1 -u "$nap"		# slow start, rate control
 	while kill -0 "${pids[0]}" 2>/dev/null; do
 		for k in "$@"; do
-			awk '{print $1}' "${RDIR[ap$k]}/prob_cs_succ" >>"$AQ_TMP/prob-ap$k.txt"
-			# the station's state: L and prob_cs_succ (fields 4, 7)
-			grep -v '^#' "${RDIR[ap$k]}/stations" | head -n 1 |
-				awk '{print $4, $7}' >>"$AQ_TMP/state-ap$k.txt"
+			read -r v _ <"${RDIR[ap$k]}/prob_cs_succ"
+			echo "$v" >>"$AQ_TMP/prob-ap$k.txt"
+			# the station's state: L and prob_cs_succ (fields 4, 7 of
+			# the first line that is not a comment)
+			while read -r l _ _ a4 _ _ a7 _; do
+				[ "${l:0:1}" = "#" ] && continue
+				echo "$a4 $a7" >>"$AQ_TMP/state-ap$k.txt"
+				break
+			done <"${RDIR[ap$k]}/stations"
 		done
-		sleep 0.2
+		read -r -t 0.2 -u "$nap"
 	done
 	for p in "${pids[@]}"; do wait "$p"; done
 	for k in "$@"; do
@@ -142,24 +154,27 @@ estimates() { # AP
 		printf "%d %d\n", 1000 - 1000 * b / a, (a > t) ? 1000 - 1000 * (b - t) / (a - t) : 1000 }'
 }
 mbps() { jq '.end.sum_received.bits_per_second / 1e6 | . * 100 | round / 100' "$AQ_TMP/iperf-$1.json" 2>/dev/null || echo 0; }
+declare -A MBPS		# mbps per BSS, one jq each
 
 # --- one BSS -------------------------------------------------------------
-run 1
+run "$T1" 1
+MBPS[1]=$(mbps 1)
 src=$(awk '{print $2}' "${RDIR[ap1]}/prob_cs_succ")
 m1=$(median "$AQ_TMP/prob-ap1.txt")
 set -- $(estimates ap1)
-tap_diag "one BSS: download $(mbps 1) Mbit/s; AP1 prob_cs_succ samples: $(tr '\n' ' ' <"$AQ_TMP/prob-ap1.txt")" \
+tap_diag "one BSS: download ${MBPS[1]} Mbit/s in $T1 s; AP1 prob_cs_succ samples: $(tr '\n' ' ' <"$AQ_TMP/prob-ap1.txt")" \
 	"one BSS: survey over the run: 1 - busy/active = $1, 1 - (busy - tx)/(active - tx) = $2 (per mille)"
 tap_is "$src" survey "the AP's prob_cs_succ comes from a survey with transmit time"
-tap_in_range "$(mbps 1)" 5 54 "one BSS: the download saturates the link (Mbit/s)"
+tap_in_range "${MBPS[1]}" 5 54 "one BSS: the download saturates the link (Mbit/s)"
 tap_in_range "$m1" 401 1000 "one BSS saturated: prob_cs_succ above C_NON_OBSS (0.4): not an OBSS"
 tap_in_range "$2" 401 1000 "one BSS saturated: the survey over the run agrees (own transmit time out)"
 
 # --- K BSSs --------------------------------------------------------------
-run $(seq "$K")
+run "$T" $(seq "$K")
 for k in $(seq "$K"); do
+	MBPS[$k]=$(mbps $k)
 	set -- $(estimates ap$k)
-	tap_diag "$K BSSs: BSS $k download $(mbps $k) Mbit/s; AP$k prob_cs_succ samples: $(tr '\n' ' ' <"$AQ_TMP/prob-ap$k.txt")" \
+	tap_diag "$K BSSs: BSS $k download ${MBPS[$k]} Mbit/s in $T s; AP$k prob_cs_succ samples: $(tr '\n' ' ' <"$AQ_TMP/prob-ap$k.txt")" \
 		"$K BSSs: AP$k survey: 1 - busy/active = $1, 1 - (busy - tx)/(active - tx) = $2"
 done
 worst=0
@@ -169,7 +184,7 @@ for k in $(seq "$K"); do
 done
 tap_in_range "$worst" 0 299 "$K co-channel BSSs saturated: every AP's prob_cs_succ below C_OBSS (0.3): an OBSS (highest median $worst)"
 sum=0
-for k in $(seq "$K"); do sum=$(awk -v s="$sum" -v m="$(mbps $k)" 'BEGIN { print s + m }'); done
+for k in $(seq "$K"); do sum=$(awk -v s="$sum" -v m="${MBPS[$k]}" 'BEGIN { print s + m }'); done
 tap_in_range "$sum" 5 54 "$K BSSs: the downloads share the channel (sum Mbit/s)"
 awk '{print $1}' "$AQ_TMP/state-ap1.txt" >"$AQ_TMP/l-ap1.txt"
 awk '{print $2}' "$AQ_TMP/state-ap1.txt" >"$AQ_TMP/sp-ap1.txt"

@@ -45,7 +45,7 @@ max_cwnd() { sort -n "$AQ_TMP/$1.cwnd" | tail -n 1; }
 bw_range() { theta_range "$AQ_TMP/$1.air" "${2:-}" "${3:-}"; }
 
 # 1. reference: reno, uncapped
-run reno -C reno -t 12
+run reno -C reno -t 4
 ref_cwnd=$(max_cwnd reno)
 ref_mbps=$(iperf3_mbps "$AQ_TMP/reno.json" received)
 tap_in_range "$ref_cwnd" 20 100000 "reference reno grows cwnd beyond the cap to come"
@@ -60,7 +60,7 @@ grep -q "view aqv0 .*source ap T 307200 beacon 7200" $par/views &&
 	tap_ok "view of aqv0 cached" || tap_fail "view of aqv0 cached" "$(head -n 3 $par/views)"
 
 # 3. sender cap at 6 Mbit/s
-run cap6 -C airtime -t 12
+run cap6 -C airtime -t 8
 c6=$(max_cwnd cap6)
 m6=$(iperf3_mbps "$AQ_TMP/cap6.json" received)
 read -r bw_lo bw_hi < <(bw_range cap6)
@@ -114,7 +114,7 @@ tap_ok_if "$(( d_n >= 3 && d_ok == d_n ))" \
 # 4. event D: a faster PHY rate raises the cap
 echo 54000,54000 >/sys/module/airtime_fakefb/parameters/rate
 sleep 0.7
-run cap54 -C airtime -t 12
+run cap54 -C airtime -t 6
 c54=$(max_cwnd cap54)
 m54=$(iperf3_mbps "$AQ_TMP/cap54.json" received)
 tap_diag "airtime 54 Mbit/s view: cwnd max $c54, $m54 Mbit/s"
@@ -135,7 +135,7 @@ for i in {1..50}; do
 	read -r -t 0.1 -u "$at_nap"
 done
 tap_diag "station view after $((i * 100)) ms: $(grep '^view aqv0' $par/views)"
-run rcv -C airtime -R -t 12
+run rcv -C airtime -R -t 8
 # after the first second: the clamp's steady state.  The first second can
 # carry a start-up burst (75-79 Mbit/s in some runs here): receive
 # autotuning opens the window during the first round trips, before the
@@ -145,10 +145,10 @@ steady() { jq -r '[.intervals[1:][].sum] | (map(.bytes) | add) * 8 / (map(.secon
 mr=$(steady "$AQ_TMP/rcv.json")
 mr_all=$(iperf3_mbps "$AQ_TMP/rcv.json" received)
 echo 0 >$par/rcv_clamp
-run rcv0 -C airtime -R -t 12
+run rcv0 -C airtime -R -t 4
 mr0=$(iperf3_mbps "$AQ_TMP/rcv0.json" received)
 echo 1 >$par/rcv_clamp
-tap_diag "download with receiver clamp: $mr Mbit/s after the first second ($mr_all over 12 s); rcv_clamp=0: $mr0 Mbit/s" \
+tap_diag "download with receiver clamp: $mr Mbit/s after the first second ($mr_all over 8 s); rcv_clamp=0: $mr0 Mbit/s" \
 	"$(grep -m1 -o 'rcv_ssthresh:[0-9]*' "$AQ_TMP/rcv.air") $(grep -m1 -o 'rcv_space:[0-9]*' "$AQ_TMP/rcv.air") $(grep -m1 -o 'rcv_cap [0-9]*' "$AQ_TMP/rcv.air")"
 # kept for a look after a failure: per-second throughput, ss, view ages
 mkdir -p "$AQ_RESULTS/tcp_airtime-cap"
@@ -166,14 +166,14 @@ sleep 0.7
 grep -q " rate 54000 rx_rate 6000" $par/views &&
 	tap_ok "view with rate 54000 and rx_rate 6000 cached" ||
 	tap_fail "view with rate 54000 and rx_rate 6000 cached" "$(head -n 3 $par/views | tr '\n' ' ')"
-run rcvx -C airtime -R -t 8
+run rcvx -C airtime -R -t 6
 mx=$(steady "$AQ_TMP/rcvx.json")
 # the data connection only (iperf3's control connection mostly sends), and
 # only once it receives: until the first data arrive it has sent iperf3's
 # cookie and nothing came back, so it is a sender at 54 Mbit/s (theta 11.6,
 # seen in CI when a sample fell in that instant)
 read -r bwx_lo bwx_hi < <(bw_range rcvx "$(iperf3_ports "$AQ_TMP/rcvx.json" | head -n 1)" recv)
-tap_diag "receiver at rx 6 / tx 54 Mbit/s: theta $bwx_lo..$bwx_hi Mbit/s, download $mx Mbit/s after the first second ($(iperf3_mbps "$AQ_TMP/rcvx.json") over 8 s)"
+tap_diag "receiver at rx 6 / tx 54 Mbit/s: theta $bwx_lo..$bwx_hi Mbit/s, download $mx Mbit/s after the first second ($(iperf3_mbps "$AQ_TMP/rcvx.json") over 6 s)"
 tap_in_range "${bwx_hi:--}" 2.3 4.8 "receiver's theta from the receive rate (6 Mbit/s: 2.37-4.73 Mbit/s)"
 tap_in_range "$mx" 1.0 5.5 "receiver clamp at the receive rate limits the download to about theta (after the first second)"
 

@@ -61,7 +61,7 @@ check() {
 	} END { printf "%d %d %s\n", n, ok, first == "" ? "-" : first }' "$AQ_TMP/$1.air" "$AQ_TMP/$1.air"
 }
 
-iperf3_sampled "$AQ_TMP/one" 10.7.0.2 2 -b 400k -l 1448 -t 15
+iperf3_sampled "$AQ_TMP/one" 10.7.0.2 2 -b 400k -l 1448 -t 8
 read -r n1 ok1 first1 < <(check one 1 295700 295900)
 # the control connection: an airtime connection of the same station
 dport=$(iperf3_ports "$AQ_TMP/one.json" | head -n 1)
@@ -74,7 +74,7 @@ tap_ok_if "$(( n1 > 0 && ok1 == n1 ))" \
 	"beside an idle connection, M_x = 1: the whole station share, theta 295797 B/s" \
 	"$ok1 of $n1 samples; first other: $first1"
 
-iperf3_sampled "$AQ_TMP/two" 10.7.0.2 2 -b 400k -l 1448 -t 15 -P 2
+iperf3_sampled "$AQ_TMP/two" 10.7.0.2 2 -b 400k -l 1448 -t 8 -P 2
 read -r n2 ok2 first2 < <(check two 2 147800 148000)
 tap_diag "two data connections: $ok2 of $n2 samples with M 2, share 75000, theta 147898; first other: $first2" \
 	"$(iperf3_mbps "$AQ_TMP/two.json" received) Mbit/s (2 x 400 kbit/s paced)"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # aq-vm-clock: virtual
-# aq-vm-cost: 170  (host seconds with two guests side by side on 2 cores, 2026-11-26: balances make check's guests)
+# aq-vm-cost: 110  (host seconds with two guests side by side on 2 cores, 2026-11-28: balances make check's guests)
 #
 # tcp_airtime on a real (emulated) BSS: mac80211_hwsim with 3 radios on the
 # testbed's medium (testbed/medium), 802.11g, an AP and two stations, sta1
@@ -98,6 +98,22 @@ iperf3_server sta2 >/dev/null
 for i in 1 2; do ip netns exec ap ping -c 3 -i 0.2 -q "10.0.0.$((1 + i))" >/dev/null; done
 
 exec {nap}<> <(:)	# read -t on it: a sleep without a process
+# air_sample OUT NS AIR FILTER...: lib-airtime.sh's ss_air_sample record,
+# NS's /proc/net/tcp_airtime read as AIR, /proc/PID/net/tcp_airtime of a
+# process in NS: one process (ss) a sample instead of three and two
+# subshells (each costs ~0.2 s in the TCG guest)
+air_sample() {
+	local out=$1 ns=$2 air=$3 l
+	shift 3
+	{
+		echo "@sample $EPOCHREALTIME"
+		while read -r l; do echo "@air0 $l"; done <"$air"
+		ip netns exec "$ns" ss -tin state established "$@"
+		while read -r l; do echo "@air $l"; done <"$air"
+	} >>"$out" 2>/dev/null
+}
+# copy FILE: cat without a process
+copy() { local l; while IFS= read -r l; do echo "$l"; done <"$1"; }
 
 # med_snap FILE: the medium's statistics (SIGUSR1 writes them to its -S
 # file; no python start-up as with medium_stats)
@@ -131,7 +147,7 @@ dl_run() {
 	done
 }
 dl_run_once() {
-	local name=$1 k=0 p1 p2
+	local name=$1 k=0 p1 p2 p
 	med_snap "$W/$name-m0.json"
 	: >"$W/$name.ss"
 	: >"$W/$name.views"
@@ -141,8 +157,10 @@ dl_run_once() {
 	p2=$!
 	while kill -0 "$p1" 2>/dev/null || kill -0 "$p2" 2>/dev/null; do
 		if [ $((k++ % 5)) = 4 ]; then
-			ss_air_sample "$W/$name.ss" ap dport = :5201
-			cat $par/views >>"$W/$name.views" 2>/dev/null
+			# the AP's namespace through a live iperf3 client there
+			kill -0 "$p1" 2>/dev/null && p=$p1 || p=$p2
+			air_sample "$W/$name.ss" ap "/proc/$p/net/tcp_airtime" dport = :5201
+			copy $par/views >>"$W/$name.views" 2>/dev/null
 		fi
 		read -r -t 0.1 -u "$nap"
 	done
@@ -279,7 +297,7 @@ s2air=/proc/$(cat "$AQ_TMP/iperf3-sta2-5202.pid" 2>/dev/null)/net/tcp_airtime
 k=0
 while kill -0 "$q2" 2>/dev/null; do
 	if [ $((k++ % 5)) = 4 ]; then
-		ss_air_sample "$W/rx.sta2.ss" sta2 sport = :5202
+		air_sample "$W/rx.sta2.ss" sta2 "$s2air" sport = :5202
 		{
 			echo "@sample $EPOCHREALTIME"
 			while read -r l; do echo "@cap0 $l"; done <"$s2air"

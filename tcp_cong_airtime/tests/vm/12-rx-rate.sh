@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # aq-vm-clock: virtual
-# aq-vm-cost: 71  (host seconds with two guests side by side on 2 cores, 2026-11-26: balances make check's guests)
+# aq-vm-cost: 56  (host seconds with two guests side by side on 2 cores, 2026-11-28: balances make check's guests)
 #
 # tcp_airtime's receiver on an asymmetric link, with mac80211's own airtime
 # view (mac80211-retry patch 0006 carries the receive rate in it): an AP and
@@ -103,6 +103,38 @@ iperf3_client ap 10.0.0.2 -t 1 >/dev/null 2>&1
 ip netns exec sta1 sysctl -qw net.ipv4.tcp_congestion_control=airtime
 
 exec {nap}<> <(:)	# read -t on it: a sleep without a process
+# Each process costs ~0.2 s in the TCG guest, so a sample costs three (ss
+# and two iw), the rest is bash: sta1's /proc/net/tcp_airtime read through
+# its iperf3 server's /proc/PID (lib-airtime.sh's ss_air_sample records
+# the same with three processes and two subshells), the views and the
+# bitrates filtered with read.
+s1air=/proc/$(cat "$AQ_TMP/iperf3-sta1-5201.pid" 2>/dev/null)/net/tcp_airtime
+air_sample() { # OUT NS FILTER...: ss_air_sample's record
+	local out=$1 ns=$2 l
+	shift 2
+	{
+		echo "@sample $EPOCHREALTIME"
+		while read -r l; do echo "@air0 $l"; done <"$s1air"
+		ip netns exec "$ns" ss -tin state established "$@"
+		while read -r l; do echo "@air $l"; done <"$s1air"
+	} >>"$out" 2>/dev/null
+}
+view_of() { # IF: the line "view IF ..." of $par/views and the one after it
+	local l on=0
+	while IFS= read -r l; do
+		case $l in
+		"view $1 "*) echo "$l"; on=1 ;;
+		*) [ $on = 1 ] && echo "$l"; on=0 ;;
+		esac
+	done <$par/views
+}
+tx_bitrates() { # NS IF: the tx bitrate of each station in IF's station dump
+	local a b c _ out
+	out=$(ip netns exec "$1" iw dev "$2" station dump 2>/dev/null)
+	while read -r a b c _; do
+		[ "$a $b" = "tx bitrate:" ] && echo "$c"
+	done <<<"$out"
+}
 # the download: sta1's server socket takes its namespace's default
 # (airtime), the AP's client its own (reno); no -C, which the server copies
 : >"$W/rx.ss"
@@ -114,12 +146,10 @@ pid=$!
 k=0
 while kill -0 "$pid" 2>/dev/null; do
 	if [ $((k++ % 5)) = 4 ]; then
-		ss_air_sample "$W/rx.ss" sta1 sport = :5201
-		grep -A 1 "^view $STA_IF" $par/views >>"$W/rx.views" 2>/dev/null
-		ip netns exec ap iw dev "$AP_IF" station dump 2>/dev/null |
-			awk '$1 == "tx" && $2 == "bitrate:" { print $3 }' >>"$W/ap-tx.rates"
-		ip netns exec sta1 iw dev "$STA_IF" station dump 2>/dev/null |
-			awk '$1 == "tx" && $2 == "bitrate:" { print $3 }' >>"$W/sta1-tx.rates"
+		air_sample "$W/rx.ss" sta1 sport = :5201
+		view_of "$STA_IF" >>"$W/rx.views" 2>/dev/null
+		tx_bitrates ap "$AP_IF" >>"$W/ap-tx.rates"
+		tx_bitrates sta1 "$STA_IF" >>"$W/sta1-tx.rates"
 	fi
 	read -r -t 0.1 -u "$nap"
 done

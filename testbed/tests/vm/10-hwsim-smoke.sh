@@ -36,12 +36,12 @@ for dir in up down; do
 	flag=
 	[ $dir = down ] && flag=-R
 	json="$AQ_RESULTS/smoke-iperf3-$dir.json"
-	iperf3_client sta 10.9.0.2 -t 10 $flag >"$json" 2>&1
+	iperf3_client sta 10.9.0.2 -t 3 $flag >"$json" 2>&1
 	mbps=$(iperf3_mbps "$json")
 	tap_diag "iperf3 $dir: ${mbps:-none} Mbit/s"
 	# Stock hwsim has no airtime model: anything that moves data passes;
 	# the medium's tests assert airtime-bound rates.
-	tap_in_range "${mbps:-0}" 1 100000 "10 s TCP $dir (station <-> wired server) moves data"
+	tap_in_range "${mbps:-0}" 1 100000 "3 s TCP $dir (station <-> wired server) moves data"
 done
 
 # Create a radio over generic netlink, delete it, re-create it by the same

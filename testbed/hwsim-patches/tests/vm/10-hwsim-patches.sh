@@ -82,7 +82,7 @@ else
 fi
 ok ip netns exec sta ping -c 3 -i 0.2 -W 2 10.9.0.2 -- "without a medium: the station pings the wired server"
 iperf3_server srv
-iperf3_client sta 10.9.0.2 -t 5 >"$AQ_RESULTS/hwsim-patches-stock.json" 2>&1
+iperf3_client sta 10.9.0.2 -t 2 >"$AQ_RESULTS/hwsim-patches-stock.json" 2>&1
 mbps=$(iperf3_mbps "$AQ_RESULTS/hwsim-patches-stock.json")
 tap_in_range "${mbps:-0}" 1 100000 "without a medium: TCP moves data (Mbit/s)"
 tap_is "$(sta_field sta "$STA_IF" 'tx duration')" 0 "without a medium: no airtime is made up (station tx duration 0 us)"
