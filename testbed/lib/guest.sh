@@ -325,6 +325,32 @@ medium_start() {
 	return 1
 }
 
+# medium_snap FILE: the medium's statistics (the JSON medium_stats prints)
+# saved as FILE, from the dump the medium writes to $AQ_TMP/medium-exit.json
+# on SIGUSR1: no python3 start, which costs seconds of guest time under
+# TCG.  The dump is read again until jq takes it whole.  In two steps:
+# medium_snap_ask sends the signal and sets MEDIUM_SNAP_T (the guest's time
+# of the request, $EPOCHREALTIME), medium_snap_wait FILE waits for the dump
+# (for a script that reads other counters between the two).
+medium_snap_ask() {
+	rm -f "$AQ_TMP/medium-exit.json"
+	MEDIUM_SNAP_T=$EPOCHREALTIME
+	kill -USR1 "$MEDIUM_PID" 2>/dev/null
+}
+medium_snap_wait() {
+	local f=$AQ_TMP/medium-exit.json i
+	# pauses with read -t on a pipe nobody writes to: no sleep process
+	[ -n "${_aq_snap_nap:-}" ] || exec {_aq_snap_nap}<> <(:)
+	for ((i = 0; i < 250; i++)); do
+		jq -e '.time_us and .radios' "$f" >/dev/null 2>&1 &&
+			{ cp "$f" "$1"; return 0; }
+		read -r -t 0.02 -u "$_aq_snap_nap"
+	done
+	echo "medium_snap: no statistics from the medium" >&2
+	return 1
+}
+medium_snap() { medium_snap_ask && medium_snap_wait "$1"; }
+
 # medium_stats: the medium's statistics (JSON) on stdout
 medium_stats() {
 	python3 - "$MEDIUM_SOCK" <<'PY'

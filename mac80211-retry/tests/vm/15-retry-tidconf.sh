@@ -52,18 +52,10 @@ lossy_link_bss "$SNR" "$BER" >"$AQ_TMP/link.log" 2>&1 ||
 STA_MAC=$(ip netns exec sta1 cat /sys/class/net/"$STA_IF"/address)
 iperf3_server sta1 >/dev/null 2>&1
 
-# snap NAME: the medium's statistics (the dump it writes on SIGUSR1:
-# medium_stats' python3 start costs seconds under TCG; read again until jq
-# takes it whole) and the AP phy's policy counters
+# snap NAME: the medium's statistics (medium_snap: no python3 start) and
+# the AP phy's policy counters
 snap() {
-	local f=$AQ_TMP/medium-exit.json i
-	rm -f "$f"
-	kill -USR1 "$MEDIUM_PID"
-	for i in $(seq 200); do
-		[ -s "$f" ] && jq -e .time_us "$f" >/dev/null 2>&1 && break
-		sleep 0.02
-	done
-	cp "$f" "$AQ_TMP/$1.json"
+	medium_snap "$AQ_TMP/$1.json"
 	cat "$R0/stats" >"$AQ_TMP/$1.r0"
 }
 # ctr A B KEY: the AP phy's policy counter KEY between the snapshots

@@ -75,23 +75,17 @@ AP tc qdisc replace dev "$AP_IF" root pfifo limit 1000
 # 3 stopped, 4 stops, 5 stalls, 6 max_inflight, 7 limit, 8 svc_us
 be_stat() { awk -v i="$AP_IF:BE" -v c="$1" '$1 == i { print $c }' "$B/stats"; }
 # medium_be -> "time_us frames_done sojourn_sum_us bytes_ok": the medium's
-# clock and the AP's BE counters, from the dump the medium writes on
-# SIGUSR1 (no python3 start, which costs seconds under TCG; jq fails on a
-# dump not yet complete, then it is read again)
+# clock and the AP's BE counters, from a medium_snap (no python3 start)
 medium_be() {
-	local f=$AQ_TMP/medium-exit.json i out
-	rm -f "$f"
-	kill -USR1 "$MEDIUM_PID"
-	for i in $(seq 200); do
-		if [ -s "$f" ] && out=$(jq -r '.time_us as $t | .radios[] | select(.name == "ap") |
-			.ac.BE | "\($t) \(.successes + .discards) \(.mean_delay_us * (.successes + .discards)) \(.bytes_ok)"' \
-			"$f" 2>/dev/null) && [ -n "$out" ]; then
-			echo "$out"
-			return 0
-		fi
-		sleep 0.02
-	done
-	echo "0 0 0 0"
+	local f=$AQ_TMP/medium-be.json out
+	if medium_snap "$f" &&
+	   out=$(jq -r '.time_us as $t | .radios[] | select(.name == "ap") |
+		.ac.BE | "\($t) \(.successes + .discards) \(.mean_delay_us * (.successes + .discards)) \(.bytes_ok)"' \
+		"$f" 2>/dev/null) && [ -n "$out" ]; then
+		echo "$out"
+	else
+		echo "0 0 0 0"
+	fi
 }
 # poll: sets INF (BE inflight) and BL (the pfifo's backlog, packets) with
 # shell built-ins and one tc

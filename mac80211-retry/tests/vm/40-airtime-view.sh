@@ -61,18 +61,9 @@ STA2_MAC=$(mac sta2 "${STA_IFS[1]}")
 iperf3_server srv 5201
 iperf3_server srv 5202
 
-# the medium dumps its statistics to medium-exit.json on SIGUSR1 (cheaper
-# than medium_stats' python under TCG, which takes seconds of guest time)
-snap() {
-	local f=$AQ_TMP/medium-exit.json i
-	rm -f "$f"
-	kill -USR1 "$MEDIUM_PID"
-	for i in $(seq 100); do
-		[ -s "$f" ] && [ "$(tail -c 2 "$f" | tr -d '\n')" = "}" ] && break
-		sleep 0.05
-	done
-	cp "$f" "$AQ_TMP/medium-$1.json"
-}
+# snap NAME: the medium's statistics in $AQ_TMP/medium-NAME.json
+# (medium_snap: no python3 start)
+snap() { medium_snap "$AQ_TMP/medium-$1.json"; }
 phase() { echo "$1" >$P/phase; }
 
 # phase 1: idle (after association settled)

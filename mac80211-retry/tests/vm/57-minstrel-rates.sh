@@ -83,19 +83,9 @@ tap_is "$(echo "$rates" | tr -d ' ')" "54.0*" \
 	"the AP advertises 54 Mbit/s as its only (basic) rate"
 
 iperf3_server ap >/dev/null 2>&1
-# snap NAME: the medium's statistics in $AQ_TMP/NAME.json, from the dump it
-# writes on SIGUSR1 (medium_stats' python3 start costs seconds under TCG);
-# read again until jq takes it whole
-snap() {
-	local f=$AQ_TMP/medium-exit.json i
-	rm -f "$f"
-	kill -USR1 "$MEDIUM_PID"
-	for i in $(seq 200); do
-		[ -s "$f" ] && jq -e .time_us "$f" >/dev/null 2>&1 && break
-		sleep 0.02
-	done
-	cp "$f" "$AQ_TMP/$1.json"
-}
+# snap NAME: the medium's statistics in $AQ_TMP/NAME.json (medium_snap: no
+# python3 start)
+snap() { medium_snap "$AQ_TMP/$1.json"; }
 # warm up: minstrel_ht's statistics
 iperf3_client sta1 10.0.0.1 -u -b 2M -t 1 >/dev/null 2>&1
 snap r-0

@@ -151,25 +151,6 @@ owd_stats() {
 			print NR, v[i], v[k] }'
 }
 OWD_PORT=5299
-exec {nap}<> <(:)	# read -t on it: a sleep without a process
-# med_kick: ask the medium for its statistics (SIGUSR1 writes them to its
-# -S file: no python start-up as with medium_stats); SNAP_T is the guest's
-# time of the request.  med_wait FILE: wait for them, save them as FILE.
-med_kick() {
-	rm -f "$AQ_TMP/medium-exit.json"
-	SNAP_T=$EPOCHREALTIME
-	kill -USR1 "$MEDIUM_PID"
-}
-med_wait() {
-	local f=$AQ_TMP/medium-exit.json i
-	for i in $(seq 100); do
-		jq -e .radios "$f" >/dev/null 2>&1 && { cp "$f" "$1"; return 0; }
-		read -r -t 0.05 -u "$nap"
-	done
-	echo "med_wait: no statistics from the medium" >&2
-	return 1
-}
-med_snap() { med_kick && med_wait "$1"; }
 # medium_be FILE -> "frames_done airtime_us successes sojourn_sum_us" of the AP's BE
 medium_be() {
 	jq -r '.radios[] | select(.name == "ap") | .ac.BE |
@@ -229,9 +210,9 @@ sleep $WARM
 # statistics asked for right after them (at the end the other way round),
 # so that ebdp's samples, the air's frames and the time cover one span.
 q0=$(AP tc -s -j qdisc show dev "$AP_IF")
-med_kick
-t0=$SNAP_T
-med_wait "$out/medium-t0.json"
+medium_snap_ask
+t0=$MEDIUM_SNAP_T
+medium_snap_wait "$out/medium-t0.json"
 j0=$(jq -c '.[] | select(.kind == "ebdp")' <<<"$q0")
 read -r f0 a0 ok0 soj0 < <(medium_be "$out/medium-t0.json")
 SRV ping -i 0.1 -c $((WIN * 10)) -W 2 $STA >"$out/ping-ebdp.txt" 2>&1 &
@@ -245,10 +226,10 @@ for i in $(seq "$WIN"); do
 	sleep 1
 done >"$out/samples.txt"
 wait $pp $osp
-med_kick
-t1=$SNAP_T
+medium_snap_ask
+t1=$MEDIUM_SNAP_T
 q1=$(AP tc -s -j qdisc show dev "$AP_IF")
-med_wait "$out/medium-t1.json"
+medium_snap_wait "$out/medium-t1.json"
 read -r f1 a1 ok1 soj1 < <(medium_be "$out/medium-t1.json")
 j1=$(jq -c '.[] | select(.kind == "ebdp")' <<<"$q1")
 kill -INT $ip 2>/dev/null
@@ -342,7 +323,7 @@ off1=$(offered)
 j2=$(ebdp_json)
 read -r s1 d1 bl dl da dc < <(echo "$j2" | jq -r \
 	'"\(.packets) \(.drops) \(.qlen) \(.drops_limit) \(.drops_ackq) \(.drops_change)"')
-med_snap "$out/medium-t2.json"
+medium_snap "$out/medium-t2.json"
 read -r f2 _ < <(medium_be "$out/medium-t2.json")
 offered_n=$((off1 - off0)); sent=$((s1 - s0)); dropped=$((d1 - d0))
 tap_diag "offered $offered_n sent $sent dropped $dropped backlog $bl (limit $dl ackq $da change $dc)"
@@ -355,7 +336,7 @@ df=$((f2 - f0))
 ok awk -v f="$df" -v s="$sent" 'BEGIN { exit !(f > 0 && f <= s && f >= 0.5 * s) }' -- \
 	"the air completed $df AP BE frames of the $sent ebdp sent"
 ok dmesg_clean -- "no kernel warnings"
-med_snap "$out/medium-final.json"
+medium_snap "$out/medium-final.json"
 mkdir -p "${AQ_RESULTS:-$AQ_TMP}/sch_ebdp-e2e" &&
 	cp -r "$out"/. "${AQ_RESULTS:-$AQ_TMP}/sch_ebdp-e2e/"
 tap_done

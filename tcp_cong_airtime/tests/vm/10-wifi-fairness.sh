@@ -98,36 +98,9 @@ iperf3_server sta2 >/dev/null
 for i in 1 2; do ip netns exec ap ping -c 3 -i 0.2 -q "10.0.0.$((1 + i))" >/dev/null; done
 
 exec {nap}<> <(:)	# read -t on it: a sleep without a process
-# air_sample OUT NS AIR FILTER...: lib-airtime.sh's ss_air_sample record,
-# NS's /proc/net/tcp_airtime read as AIR, /proc/PID/net/tcp_airtime of a
-# process in NS: one process (ss) a sample instead of three and two
-# subshells (each costs ~0.2 s in the TCG guest)
-air_sample() {
-	local out=$1 ns=$2 air=$3 l
-	shift 3
-	{
-		echo "@sample $EPOCHREALTIME"
-		while read -r l; do echo "@air0 $l"; done <"$air"
-		ip netns exec "$ns" ss -tin state established "$@"
-		while read -r l; do echo "@air $l"; done <"$air"
-	} >>"$out" 2>/dev/null
-}
 # copy FILE: cat without a process
 copy() { local l; while IFS= read -r l; do echo "$l"; done <"$1"; }
 
-# med_snap FILE: the medium's statistics (SIGUSR1 writes them to its -S
-# file; no python start-up as with medium_stats)
-med_snap() {
-	local f=$AQ_TMP/medium-exit.json i
-	rm -f "$f"
-	kill -USR1 "$MEDIUM_PID" || return 1
-	for i in $(seq 100); do
-		jq -e .radios "$f" >/dev/null 2>&1 && { cp "$f" "$1"; return 0; }
-		read -r -t 0.05 -u "$nap"
-	done
-	echo "med_snap: no statistics from the medium" >&2
-	return 1
-}
 
 # dl_run NAME CC: T_RUN s downloads from the AP to both stations, ss -ti and
 # /proc/net/tcp_airtime of the senders every 0.5 s (joined into NAME.air),
@@ -148,7 +121,7 @@ dl_run() {
 }
 dl_run_once() {
 	local name=$1 k=0 p1 p2 p
-	med_snap "$W/$name-m0.json"
+	medium_snap "$W/$name-m0.json"
 	: >"$W/$name.ss"
 	: >"$W/$name.views"
 	ip netns exec ap iperf3 -c 10.0.0.2 -t "$T_RUN" -J >"$W/$name-sta1.json" 2>&1 &
@@ -159,14 +132,14 @@ dl_run_once() {
 		if [ $((k++ % 5)) = 4 ]; then
 			# the AP's namespace through a live iperf3 client there
 			kill -0 "$p1" 2>/dev/null && p=$p1 || p=$p2
-			air_sample "$W/$name.ss" ap "/proc/$p/net/tcp_airtime" dport = :5201
+			ss_air_sample_at "$W/$name.ss" ap "/proc/$p/net/tcp_airtime" dport = :5201
 			copy $par/views >>"$W/$name.views" 2>/dev/null
 		fi
 		read -r -t 0.1 -u "$nap"
 	done
 	wait "$p1" "$p2"
 	ss_air_join "$W/$name.ss" >"$W/$name.air"
-	med_snap "$W/$name-m1.json"
+	medium_snap "$W/$name-m1.json"
 	ip netns exec ap iw dev "$AP_IF" station dump >"$W/$name-stations.txt" 2>&1
 }
 
@@ -297,7 +270,7 @@ s2air=/proc/$(cat "$AQ_TMP/iperf3-sta2-5202.pid" 2>/dev/null)/net/tcp_airtime
 k=0
 while kill -0 "$q2" 2>/dev/null; do
 	if [ $((k++ % 5)) = 4 ]; then
-		air_sample "$W/rx.sta2.ss" sta2 "$s2air" sport = :5202
+		ss_air_sample_at "$W/rx.sta2.ss" sta2 "$s2air" sport = :5202
 		{
 			echo "@sample $EPOCHREALTIME"
 			while read -r l; do echo "@cap0 $l"; done <"$s2air"

@@ -105,20 +105,9 @@ ip netns exec sta1 sysctl -qw net.ipv4.tcp_congestion_control=airtime
 exec {nap}<> <(:)	# read -t on it: a sleep without a process
 # Each process costs ~0.2 s in the TCG guest, so a sample costs three (ss
 # and two iw), the rest is bash: sta1's /proc/net/tcp_airtime read through
-# its iperf3 server's /proc/PID (lib-airtime.sh's ss_air_sample records
-# the same with three processes and two subshells), the views and the
-# bitrates filtered with read.
+# its iperf3 server's /proc/PID (lib-airtime.sh's ss_air_sample_at), the
+# views and the bitrates filtered with read.
 s1air=/proc/$(cat "$AQ_TMP/iperf3-sta1-5201.pid" 2>/dev/null)/net/tcp_airtime
-air_sample() { # OUT NS FILTER...: ss_air_sample's record
-	local out=$1 ns=$2 l
-	shift 2
-	{
-		echo "@sample $EPOCHREALTIME"
-		while read -r l; do echo "@air0 $l"; done <"$s1air"
-		ip netns exec "$ns" ss -tin state established "$@"
-		while read -r l; do echo "@air $l"; done <"$s1air"
-	} >>"$out" 2>/dev/null
-}
 view_of() { # IF: the line "view IF ..." of $par/views and the one after it
 	local l on=0
 	while IFS= read -r l; do
@@ -146,7 +135,7 @@ pid=$!
 k=0
 while kill -0 "$pid" 2>/dev/null; do
 	if [ $((k++ % 5)) = 4 ]; then
-		air_sample "$W/rx.ss" sta1 sport = :5201
+		ss_air_sample_at "$W/rx.ss" sta1 "$s1air" sport = :5201
 		view_of "$STA_IF" >>"$W/rx.views" 2>/dev/null
 		tx_bitrates ap "$AP_IF" >>"$W/ap-tx.rates"
 		tx_bitrates sta1 "$STA_IF" >>"$W/sta1-tx.rates"
