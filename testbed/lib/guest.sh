@@ -253,6 +253,31 @@ iperf3_mbps() { # JSONFILE [sender|receiver] -> Mbit/s of sum_<which>
 sample_ss() { ip netns exec "$1" ss -tin "${@:2}"; }
 sample_tc() { ip netns exec "$1" tc -s -j qdisc show dev "$2"; }
 
+# root_counts NS DEV: "entered sent dropped backlog" for DEV's root qdisc
+# in NS, to check packet conservation (entered = sent + dropped +
+# backlog).  entered is what a matchall filter on DEV's clsact egress
+# counted (it runs before the root; a GSO packet counts as its
+# segments); the rest are the root's own counters.  The filter and the
+# qdisc are two tc runs, and a packet (a neighbour probe, a late FIN)
+# can pass between them: counted by one read and not the other.  So read
+# until two reads in a row agree, at most 5 times 0.5 s apart; false
+# (with the last read printed) if they never did.  Call it with the
+# traffic stopped.
+root_counts() {
+	local ns=$1 dev=$2 cur prev= k
+	for k in 1 2 3 4 5; do
+		cur="$(ip netns exec "$ns" tc -s -j filter show dev "$dev" egress |
+			jq '[.[] | .options.actions[]?.stats.packets // empty] | add // 0') $(
+			ip netns exec "$ns" tc -s -j qdisc show dev "$dev" root |
+			jq -r '.[0] | "\(.packets) \(.drops) \(.qlen)"')"
+		[ "$cur" = "$prev" ] && { echo "$cur"; return 0; }
+		prev=$cur
+		[ $k -lt 5 ] && sleep 0.5
+	done
+	echo "$prev"
+	return 1
+}
+
 chan_freq() { # CHANNEL -> centre frequency in MHz (2.4 and 5 GHz bands)
 	local ch=$1
 	if [ "$ch" = 14 ]; then echo 2484

@@ -125,29 +125,18 @@ ip netns exec cw1 iperf3 -c 10.88.0.2 -p 5301 -C airtime -b 1M -t 3600 \
 cw=$!
 
 # --- A. reassociation churn -------------------------------------------------
-# ebdp's and the filter's counts before any traffic: the set-up sent a
-# packet or two (neighbour discovery) between the root and the filter
-cons1() {
-	AP tc -s -j filter show dev "$AP_IF" egress |
-		jq '[.[] | .options.actions[]?.stats.packets // empty] | add // 0'
-	ebdp_json | jq -r '.packets + .drops + .qlen'
-}
-# cons: "entered out" from two tc runs, which a packet can fall between
-# (counted by the qdisc read but not the filter's, or the reverse): read
-# until two reads in a row agree, at most 5 times 0.5 s apart; returns
-# false if they never did
+# ebdp's and the filter's counts before any traffic (root_counts: the
+# set-up sent a packet or two, neighbour discovery, that can fall between
+# its two reads); cons prints "entered out"
 cons() {
-	local a b prev= k
-	for k in 1 2 3 4 5; do
-		read -r -d '' a b < <(cons1)
-		[ "$a $b" = "$prev" ] && { echo "$a $b"; return 0; }
-		prev="$a $b"
-		read -r -t 0.5 -u "$nap"
-	done
-	echo "$prev"
-	return 1
+	local c e s d b rc=0
+	c=$(root_counts ap "$AP_IF") || rc=1
+	read -r e s d b <<<"$c"
+	echo "$e $((s + d + b))"
+	return $rc
 }
-read -r enq0 out0 < <(cons)
+c=$(cons) || tap_diag "the counters did not settle before the churn: $c"
+read -r enq0 out0 <<<"$c"
 ip netns exec sta1 iperf3 -s -D -p 5201 --pidfile "$W/s1.pid"
 iperf3_server sta1 5202 >/dev/null
 sleep 0.3
@@ -235,7 +224,8 @@ tap_in_range "$dm" 1 100000000 "ebdp took MAC feedback samples during the churn"
 # conservation: what entered the root during the churn (a clsact
 # matchall counter, which runs before it) was sent, dropped or is still
 # queued by ebdp (both read when steady, the traffic stopped)
-read -r enq out < <(cons) || tap_diag "the counters did not settle: $enq $out"
+c=$(cons) || tap_diag "the counters did not settle: $c"
+read -r enq out <<<"$c"
 enq=$((enq - enq0)) out=$((out - out0))
 tap_diag "ebdp after the churn: $(ebdp_json | jq -c '{packets, drops, qlen, limit, drops_limit, samples_mac80211}'); before it: entered $enq0, out $out0"
 tap_in_range "$enq" 1000 1000000000 "traffic entered ebdp during the churn (packets)"

@@ -43,8 +43,10 @@
 #     the root are queued as the MAC frames they become: ebdp split some,
 #     and what it sent averages at most one frame (1514 bytes) a packet;
 #   - packet conservation at the qdisc (clsact matchall counter, which
-#     counts a GSO packet as its segments, = ebdp sent + dropped + backlog), drops by cause add up, and the AP's BE frames on
-#     the air account for what ebdp sent;
+#     counts a GSO packet as its segments, = ebdp sent + dropped +
+#     backlog; both read with the traffic stopped, until two reads agree:
+#     root_counts), drops by cause add up, and the AP's BE frames on the
+#     air account for what ebdp sent;
 #   - diag only: the same download and ping with the default root qdisc
 #     (noqueue: mac80211's fq_codel TXQs; hwsim enables no AQL).
 set -u
@@ -195,9 +197,10 @@ else
 	tap_fail "root ebdp on $AP_IF" "$(cat "$out/setup.err")"
 	skip_rest "setup failed"
 fi
-offered() { AP tc -s filter show dev "$AP_IF" egress | awk '/Sent/ { print $4; exit }'; }
-off0=$(offered)
-read -r s0 d0 < <(ebdp_json | jq -r '"\(.packets) \(.drops)"')
+# conservation's starting counts (the set-up's neighbour discovery can
+# pass the filter between its read and the root's: read until steady)
+c=$(root_counts ap "$AP_IF") || tap_diag "the counters did not settle at the start: $c"
+read -r off0 s0 d0 _ <<<"$c"
 
 # The download runs past the window and is stopped after it: the window
 # (t0 .. t1, bracketing the medium's counters) is all under load.
@@ -319,17 +322,18 @@ ok awk -v b="$wb" -v p="$wp" 'BEGIN { exit !(p > 0 && b / p <= 1514) }' -- \
 
 # 11-13: conservation, after the queue drained
 sleep 1
-off1=$(offered)
+c=$(root_counts ap "$AP_IF") || tap_diag "the counters did not settle at the end: $c"
+read -r off1 s1 d1 bl <<<"$c"
 j2=$(ebdp_json)
-read -r s1 d1 bl dl da dc < <(echo "$j2" | jq -r \
-	'"\(.packets) \(.drops) \(.qlen) \(.drops_limit) \(.drops_ackq) \(.drops_change)"')
+read -r d2 dl da dc < <(echo "$j2" | jq -r \
+	'"\(.drops) \(.drops_limit) \(.drops_ackq) \(.drops_change)"')
 medium_snap "$out/medium-t2.json"
 read -r f2 _ < <(medium_be "$out/medium-t2.json")
 offered_n=$((off1 - off0)); sent=$((s1 - s0)); dropped=$((d1 - d0))
 tap_diag "offered $offered_n sent $sent dropped $dropped backlog $bl (limit $dl ackq $da change $dc)"
 ok [ "$offered_n" -gt 0 -a "$offered_n" = $((sent + dropped + bl)) ] -- \
 	"conservation: offered $offered_n = sent $sent + dropped $dropped + backlog $bl"
-ok [ $((dl + da + dc)) = "$d1" ] -- "drops by cause add up ($dl + $da + $dc = $d1)"
+ok [ $((dl + da + dc)) = "$d2" ] -- "drops by cause add up ($dl + $da + $dc = $d2)"
 # The AP's BE frames completed since the first sample: everything ebdp sent
 # in that time went to the air (a few more: frames dequeued before t0).
 df=$((f2 - f0))

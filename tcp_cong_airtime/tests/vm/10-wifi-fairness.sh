@@ -313,10 +313,31 @@ read -r c_all c_n c_max th_max th_min < <(awk "$AIR_AWK"'/bytes_received:[0-9]+/
 # 48896 B at 204 kB acked in the first sample, 7808 B in every later one
 # (the clamp 19626 B); snd_wnd within 0-128 B of the bracketing clamp in
 # every later sample of a run (window scaling rounds up to 2^7).
+# Each sample is judged at its end, when both reads are in (until
+# 2026-11-28 the check ran at the ss line, before the read after it, so it
+# compared with the read before alone, and a run once saw a window 49 B
+# over it).  A sample whose connection one of the two reads skipped
+# (ss_air_join says why that happens) is not bracketed and not counted.
 # Output: samples, largest window, largest flight, samples over their
-# clamp + 1576 B (an MSS and the scaling), and the first such.
-read -r s_n wnd_max fl_max s_bad s_why < <(awk '
-	/^@sample/ { split("", c0); split("", c1); loc = ""; next }
+# clamp + 1576 B (an MSS and the scaling), samples not bracketed, and
+# the first over.
+read -r s_n wnd_max fl_max s_bad s_unb s_why < <(awk '
+	# a sample is judged at its end: the read after ss comes after it
+	function judge(   k, c) {
+		for (k = 1; k <= np; k++) {
+			# a connection one read skipped (ss_air_join: the read
+			# resumes by position) is not bracketed
+			if (!(pl[k] in c0) || !(pl[k] in c1)) { unb++; continue }
+			c = c0[pl[k]]; if (c1[pl[k]] > c) c = c1[pl[k]]
+			n++; if (pw[k] > wm) wm = pw[k]; if (pf[k] > fm) fm = pf[k]
+			if (pw[k] > c + 1576 || pf[k] > c + 1576) {
+				bad++
+				if (why == "") why = "snd_wnd:" pw[k] "/flight:" pf[k] "/clamp:" c "(" c0[pl[k]] "," c1[pl[k]] ")"
+			}
+		}
+		np = 0; split("", c0); split("", c1)
+	}
+	/^@sample/ { judge(); loc = ""; next }
 	/^@cap[01] / { v = 0
 		for (i = 2; i < NF; i++) if ($i == "rcv_cap") v = $(i + 1) + 0
 		k = $3; gsub(/\[::ffff:|\]/, "", k)	# IPv4-mapped, as the module prints it
@@ -332,16 +353,13 @@ read -r s_n wnd_max fl_max s_bad s_why < <(awk '
 		match($0, / mss:[0-9]+/); m = substr($0, RSTART + 5, RLENGTH - 5)
 		u = 0; if (match($0, / unacked:[0-9]+/)) u = substr($0, RSTART + 9, RLENGTH - 9)
 		w = 0; if (match($0, / snd_wnd:[0-9]+/)) w = substr($0, RSTART + 9, RLENGTH - 9)
-		c = c0[loc] + 0; if (c1[loc] + 0 > c) c = c1[loc] + 0
-		n++; if (w + 0 > wm) wm = w + 0; if (u * m > fm) fm = u * m
-		if (w + 0 > c + 1576 || u * m > c + 1576) {
-			bad++
-			if (why == "") why = "snd_wnd:" w "/flight:" u * m "/clamp:" c "(" c0[loc] "," c1[loc] ")"
-		}
-	} END { printf "%d %d %d %d %s\n", n, wm, fm, bad, why == "" ? "-" : why }' "$W/rx.srv.ss")
+		np++; pl[np] = loc; pw[np] = w + 0; pf[np] = u * m
+	} END { judge()
+		printf "%d %d %d %d %d %s\n", n, wm, fm, bad, unb, why == "" ? "-" : why }' "$W/rx.srv.ss")
 xm=$(iperf3_mbps "$W/rx-sta2.json" received)
 tap_diag "receiver clamp on sta2: $c_n of $c_all samples of the data connection with a cap, largest $c_max B, theta $th_min..$th_max Mbit/s" \
-	"srv (reno): $s_n samples, snd_wnd up to $wnd_max B, flight up to $fl_max B, $s_bad over the clamp, $xm Mbit/s" \
+	"srv (reno): $s_n samples, snd_wnd up to $wnd_max B, flight up to $fl_max B, $s_bad over the clamp, $xm Mbit/s;" \
+	"$s_unb more samples without both reads of the clamp (not counted)" \
 	"$(grep -m 2 -o 'airtime:([^)]*)' "$W/rx.sta2.air" | tr '\n' ' ')" \
 	"$(grep -A 1 "^view ${STA_IFS[1]}" "$W/rx.views" | tr '\n' ' ')"
 if [ "${c_n:-0}" -lt 3 ] || [ "$c_n" -lt "$c_all" ]; then
