@@ -119,10 +119,13 @@ if [ "$(P medium)" = true ]; then
 	# (short for an ERP BSS whose stations all support it, else long),
 	# the BSSBasicRateSet (empty: hostapd's default for the mode, which
 	# the medium's default matches), payload capture, EIFS, propagation
-	# (per pair from the positions, or fixed), the BSS's preamble
+	# (per pair from the positions, or fixed), the BSS's preamble, and
+	# whether radios are given the frames for others they decode (a
+	# scenario's own parameter overhear: the COT stations' N)
 	jq --argjson s "$seed" --slurpfile p "$job" '. + {seed: $s} |
 		.phy += {edca: $p[0].params.edca, capture: $p[0].params.capture,
 			 eifs: $p[0].params.eifs,
+			 overhear: ($p[0].params.overhear // false),
 			 propagation: ($p[0].params.propagation // "positions"),
 			 short_preamble: ($p[0].params.short_preamble // false)} |
 		if ($p[0].params.basic_rates | length) > 0

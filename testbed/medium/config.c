@@ -152,9 +152,10 @@ static int parse_phy(struct ctx *c, json_object *o, struct aq_phy *phy)
 {
 	static const char * const keys[] = {
 		"standard", "slot_us", "sifs_us", "prop_delay_us", "ack_timeout_us",
-		"cwmin", "cwmax", "eifs", "resume_decrement", "capture", "ampdu",
-		"edca", "txop", "rts_threshold", "per_slope", "rate_mbps", "plcp_us",
-		"basic_rates", "pd_snr_db", "propagation", "short_preamble", NULL,
+		"cwmin", "cwmax", "eifs", "resume_decrement", "capture", "overhear",
+		"ampdu", "edca", "txop", "rts_threshold", "per_slope", "rate_mbps",
+		"plcp_us", "basic_rates", "pd_snr_db", "propagation", "short_preamble",
+		NULL,
 	};
 	json_object *br;
 	bool timeout_set = false;
@@ -214,6 +215,7 @@ static int parse_phy(struct ctx *c, json_object *o, struct aq_phy *phy)
 	BOOL(o, "phy", "eifs", phy->use_eifs);
 	BOOL(o, "phy", "resume_decrement", phy->resume_decrement);
 	BOOL(o, "phy", "capture", phy->capture);
+	BOOL(o, "phy", "overhear", phy->overhear);
 	BOOL(o, "phy", "ampdu", phy->ampdu);
 	BOOL(o, "phy", "edca", phy->edca);
 	BOOL(o, "phy", "txop", phy->txop);

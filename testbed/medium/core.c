@@ -56,9 +56,10 @@ static uint64_t rotl(uint64_t x, int k)
 	return (x << k) | (x >> (64 - k));
 }
 
-uint64_t aq_rand(struct aq_medium *m)
+/* xoshiro256** */
+static inline uint64_t rand_next(uint64_t *s)
 {
-	uint64_t *s = m->rng, r = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+	uint64_t r = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
 
 	s[2] ^= s[0];
 	s[3] ^= s[1];
@@ -69,9 +70,19 @@ uint64_t aq_rand(struct aq_medium *m)
 	return r;
 }
 
+static inline double rand_unit(uint64_t *s)
+{
+	return (rand_next(s) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+uint64_t aq_rand(struct aq_medium *m)
+{
+	return rand_next(m->rng);
+}
+
 double aq_randf(struct aq_medium *m)
 {
-	return (aq_rand(m) >> 11) * (1.0 / 9007199254740992.0);
+	return rand_unit(m->rng);
 }
 
 static unsigned int rand_backoff(struct aq_medium *m, unsigned int cw)
@@ -838,16 +849,34 @@ static void sig_start(struct aq_medium *m, struct aq_tx *tx)
 		sig_start_rx(m, tx, i);
 }
 
-/* probability-free third-party decode: clean and above the 10 % PER SNR */
-static bool rx_ok_draw(struct aq_medium *m, struct aq_tx *tx, int ri,
-		       unsigned int bytes, double snr)
+/* the PER of bytes octets of tx at radio ri, the link's BER included */
+static double rx_per(struct aq_medium *m, struct aq_tx *tx, int ri,
+		     unsigned int bytes, double snr)
 {
 	double per = aq_per(&m->phy, &tx->rate, snr, bytes);
 	double ber = m->link[tx->src][ri].ber;
 
 	if (ber > 0)
 		per = 1.0 - (1.0 - per) * pow(1.0 - ber, 8.0 * bytes);
+	return per;
+}
+
+/* probability-free third-party decode: clean and above the 10 % PER SNR */
+static bool rx_ok_draw(struct aq_medium *m, struct aq_tx *tx, int ri,
+		       unsigned int bytes, double snr)
+{
+	double per = rx_per(m, tx, ri, bytes, snr);
+
 	return per <= 0.0 || aq_randf(m) >= per;
+}
+
+/* rx_ok_draw() for an overheard copy, from the overhear stream */
+static bool rx_ovh_draw(struct aq_medium *m, struct aq_tx *tx, int ri,
+			unsigned int bytes, double snr)
+{
+	double per = rx_per(m, tx, ri, bytes, snr);
+
+	return per <= 0.0 || rand_unit(m->rng_ovh) >= per;
 }
 
 static void exchange_done(struct aq_medium *m, int ri, uint64_t ok_mask,
@@ -883,6 +912,28 @@ static void deliver(struct aq_medium *m, struct aq_tx *tx, struct aq_frame *f,
 	m->radio[ri].rx_frames++;
 	if (m->ops.deliver)
 		m->ops.deliver(m, f, ri, m->link[tx->src][ri].rx_dbm, &tx->rate, dur);
+}
+
+/*
+ * overhear: radio ri, not the receiver of the unicast DATA tx, locked on
+ * it and decoded its header and rate (as for a group frame); each subframe
+ * it receives correctly goes to its driver, whose receive filter drops it
+ * or not, as a real radio's does.  Nothing of it reaches the sender (no
+ * response, no ok_mask, no status), and it is counted apart from
+ * rx_frames, which is what the receivers were given.
+ */
+static void overhear(struct aq_medium *m, struct aq_tx *tx, int ri, double snr)
+{
+	int64_t dur = (tx->end - tx->start) / (tx->nfr ? tx->nfr : 1);
+
+	for (unsigned int k = 0; k < tx->nfr; k++) {
+		if (!rx_ovh_draw(m, tx, ri, tx->fr[k]->len, snr))
+			continue;
+		m->radio[ri].rx_overheard++;
+		if (m->ops.deliver)
+			m->ops.deliver(m, tx->fr[k], ri, m->link[tx->src][ri].rx_dbm,
+				       &tx->rate, dur);
+	}
 }
 
 /* reception at the intended receiver; true if the frame (or one subframe
@@ -989,10 +1040,13 @@ sig_end_rx(struct aq_medium *m, struct aq_tx *tx, unsigned int i,
 				for (unsigned int k = 0; k < tx->nfr; k++)
 					if (rx_ok_draw(m, tx, i, tx->fr[k]->len, snr))
 						deliver(m, tx, tx->fr[k], i, k);
-			} else if (tx->nav > 0 &&
-				   m->now + tx->nav > r->nav_end) {
-				r->nav_end = m->now + tx->nav;
-				ev_push(m, r->nav_end, AQ_EV_NAV_END, i, 0, NULL);
+			} else {
+				if (tx->nav > 0 && m->now + tx->nav > r->nav_end) {
+					r->nav_end = m->now + tx->nav;
+					ev_push(m, r->nav_end, AQ_EV_NAV_END, i, 0, NULL);
+				}
+				if (m->phy.overhear && tx->kind == AQ_TX_DATA)
+					overhear(m, tx, i, snr);
 			}
 		} else if (m->phy.use_eifs) {
 			r->eifs = true;
@@ -1470,20 +1524,27 @@ static void access(struct aq_medium *m, int ri, uint64_t gen)
 
 /* ------------------------------------------------------------ public */
 
-/* the random state from a seed (splitmix64 of seed, as xoshiro asks) */
+static uint64_t splitmix_next(uint64_t *z)
+{
+	uint64_t x;
+
+	*z += 0x9e3779b97f4a7c15ULL;
+	x = *z;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+/* the random state from a seed (splitmix64 of seed, as xoshiro asks); the
+ * overhear stream takes the next four of the same sequence */
 void aq_seed(struct aq_medium *m, uint64_t seed)
 {
 	uint64_t z = seed + 0x9e3779b97f4a7c15ULL;
 
-	for (int i = 0; i < 4; i++) {
-		uint64_t x;
-
-		z += 0x9e3779b97f4a7c15ULL;
-		x = z;
-		x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-		x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-		m->rng[i] = x ^ (x >> 31);
-	}
+	for (int i = 0; i < 4; i++)
+		m->rng[i] = splitmix_next(&z);
+	for (int i = 0; i < 4; i++)
+		m->rng_ovh[i] = splitmix_next(&z);
 }
 
 void aq_init(struct aq_medium *m, const struct aq_phy *phy, uint64_t seed)

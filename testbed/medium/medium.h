@@ -63,6 +63,9 @@ struct aq_phy {
 	bool use_eifs;
 	bool resume_decrement;
 	bool capture;
+	/* a radio also gets the unicast data it decodes that is addressed to
+	 * another (its driver's receive filter drops it or not): rx_overheard */
+	bool overhear;
 	bool ampdu;
 	bool edca;
 	bool txop;		/* EDCA TXOP limits (VI, VO) as Table 9-155 */
@@ -269,6 +272,7 @@ struct aq_radio {
 	int64_t created, busy_ns, busy_since, tx_ns, rx_ns;
 	int64_t *sta_airtime;		/* [AQ_MAX_RADIOS] ns toward each dst */
 	uint64_t rx_frames, rx_errors, tx_responses;
+	uint64_t rx_overheard;		/* overhear: others' unicast data delivered */
 	uint64_t frames_in;		/* frames the kernel gave for this radio */
 	bool backlogged;
 };
@@ -349,6 +353,9 @@ struct aq_medium {
 	unsigned int heap_len, heap_cap;
 	uint64_t seq;
 	uint64_t rng[4];
+	/* the draws for overheard copies: a stream of their own, so that
+	 * overhear leaves every other draw as it was */
+	uint64_t rng_ovh[4];
 	struct aq_tx *tx_free;
 	uint64_t tx_id;
 	struct aq_tx *active[4 * AQ_MAX_RADIOS];

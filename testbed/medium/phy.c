@@ -92,6 +92,12 @@ int aq_phy_defaults(struct aq_phy *phy, enum aq_std std)
 	 * destroys the frame, the pessimistic reading of older simulators.
 	 */
 	phy->capture = true;
+	/*
+	 * Overhear: off, unicast data goes to its receiver only.  On, every
+	 * radio that decodes it gets it too, as a real receiver does before
+	 * its filter; each copy is one more netlink message and guest frame.
+	 */
+	phy->overhear = false;
 	switch (std) {
 	case AQ_STD_B:
 		/* 802.11-2020 Table 16-5 (HR/DSSS): slot 20, SIFS 10,

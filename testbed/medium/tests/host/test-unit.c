@@ -847,6 +847,7 @@ static void test_config(void)
 	cfg_err("{\"phy\": {\"propagation\": \"positions\", \"prop_delay_us\": 1}}",
 		"phy.prop_delay_us", "positions");
 	cfg_err("{\"phy\": {\"propagation\": \"ray\"}}", "phy.propagation", "ray");
+	cfg_err("{\"phy\": {\"overhear\": \"yes\"}}", "phy.overhear", "yes");
 
 	cfg_err("{\"phy\": {\"slot_us\": -3}}", "phy.slot_us", "-3");
 	cfg_err("{\"phy\": {\"standard\": \"ac\"}}", "phy.standard", "ac");
@@ -1122,6 +1123,158 @@ static void test_capture_order(void)
 	}
 }
 
+
+/* ------------------------------------------------------------ overhear */
+
+/*
+ * overhear: a sends unicast data to the sink k (300 frames) and one group
+ * frame at 1 Mbit/s; c hears a exactly as k does, every link just above
+ * the rate's s10 (a third party decodes only from there, as for the NAV):
+ * 26.5 dB at 54 Mbit/s (1534 B: PER 6 %), 27.3 dB at HT20 MCS7 in A-MPDUs
+ * (1538 B: 9 %).  Off, c is given the group frame only; on, c also gets
+ * a's data (sub)frames it decoded (rx_overheard, about as many as k's
+ * rx_frames), while rx_frames, and everything the sender sees (statuses,
+ * attempts, the trace with its ok_mask lines), stay as they were for the
+ * same seed: the overheard copies draw their errors from a stream of
+ * their own.  Responses (ACK, Block Ack) are not overheard.
+ */
+struct ovh_run {
+	uint64_t rx[3], ovh[3], dlv[3], foreign[3];
+	uint64_t attempts, successes, failures;
+	unsigned int n_status;
+	struct st_rec st[320];
+	char *trace;
+};
+
+static uint64_t ovh_dlv[3], ovh_foreign[3];
+
+static void ovh_deliver(struct aq_medium *m, struct aq_frame *f, int rx,
+			double signal_dbm, const struct aq_rate *rate,
+			int64_t airtime)
+{
+	if (rx < 0 || rx >= 3)
+		return;
+	ovh_dlv[rx]++;
+	ovh_foreign[rx] += f->dst != rx && f->dst != AQ_DST_BCAST;
+}
+
+static void ovh_run(bool ht, bool overhear, struct ovh_run *o)
+{
+	struct aq_medium *m = mk(ht ? AQ_STD_N5 : AQ_STD_G, false, 51);
+	unsigned int freq = ht ? 5180 : 2412;
+	struct aq_frame *f;
+	size_t sz = 0;
+	int r[3], a, k;
+
+	memset(o, 0, sizeof(*o));
+	memset(ovh_dlv, 0, sizeof(ovh_dlv));
+	memset(ovh_foreign, 0, sizeof(ovh_foreign));
+	m->phy.overhear = overhear;
+	m->ops.deliver = ovh_deliver;
+	m->trace = open_memstream(&o->trace, &sz);
+	k = r[0] = aq_radio_add(m, "sink", NULL);
+	a = r[1] = aq_radio_add(m, "a", NULL);
+	r[2] = aq_radio_add(m, "c", NULL);
+	for (int i = 0; i < 3; i++)
+		for (int j = 0; j < 3; j++)
+			if (i != j)
+				aq_link_set_snr(m, r[i], r[j], ht ? 27.3 : 26.5);
+	for (int i = 0; i < 300; i++) {
+		f = mkframe(a, k, ht ? 1538 : 1534, ht ? 7 : 11, 7, freq);
+		if (ht) {
+			f->rates[0].flags = HWSIM_TX_RC_MCS;
+			f->qos_data = true;
+			f->ampdu_ok = true;
+		}
+		aq_enqueue(m, f);
+	}
+	f = mkframe(a, AQ_DST_BCAST, 100, 0, 1, freq);
+	f->no_ack = true;
+	aq_enqueue(m, f);
+	aq_run_until(m, AQ_NS_PER_S);
+	fclose(m->trace);
+	m->trace = NULL;
+	for (int i = 0; i < 3; i++) {
+		o->rx[i] = m->radio[r[i]].rx_frames;
+		o->ovh[i] = m->radio[r[i]].rx_overheard;
+		o->dlv[i] = ovh_dlv[r[i]];
+		o->foreign[i] = ovh_foreign[r[i]];
+	}
+	o->attempts = m->radio[a].ac[AQ_AC_BE].st.attempts;
+	o->successes = m->radio[a].ac[AQ_AC_BE].st.successes;
+	o->failures = m->radio[a].ac[AQ_AC_BE].st.failures;
+	o->n_status = n_recs;
+	memcpy(o->st, recs, sizeof(o->st));
+	done(m);
+}
+
+static void test_overhear(void)
+{
+	static struct ovh_run off, on;
+	struct aq_medium *m = calloc(1, sizeof(*m));
+	struct aq_sim sim = { 0 };
+	struct aq_opts o;
+	char err[512] = "";
+	int r;
+
+	r = aq_config_load(NULL, "{\"phy\": {\"standard\": \"g\"}}", m, &sim, &o,
+			   err, sizeof(err));
+	ok(r == 0 && !m->phy.overhear, "overhear is off by default (%s)", err);
+	aq_fini(m);
+	aq_sim_free(&sim);
+	memset(m, 0, sizeof(*m));
+	r = aq_config_load(NULL, "{\"phy\": {\"overhear\": true}}", m, &sim, &o,
+			   err, sizeof(err));
+	ok(r == 0 && m->phy.overhear, "\"phy\": {\"overhear\": true} sets it (%s)", err);
+	aq_fini(m);
+	aq_sim_free(&sim);
+	free(m);
+
+	for (int ht = 0; ht < 2; ht++) {
+		const char *w = ht ? "HT A-MPDU" : "54M";
+		bool same = true;
+
+		ovh_run(ht, false, &off);
+		ovh_run(ht, true, &on);
+		ok(off.ovh[2] == 0 && off.foreign[2] == 0,
+		   "overhear off (%s): the bystander gets no unicast data", w);
+		ok(off.rx[2] == 1 && off.dlv[2] == 1,
+		   "overhear off (%s): the bystander gets the group frame only", w);
+		ok(on.ovh[2] > 0 && on.ovh[2] == on.foreign[2],
+		   "overhear on (%s): the bystander gets a's data for the sink (%llu, all delivered)",
+		   w, (unsigned long long)on.ovh[2]);
+		ok(on.ovh[2] * 10 >= on.rx[0] * 9 && on.ovh[2] * 10 <= on.rx[0] * 11,
+		   "overhear on (%s): about as many as the sink received (%llu vs %llu)",
+		   w, (unsigned long long)on.ovh[2], (unsigned long long)on.rx[0]);
+		ok(on.dlv[2] == on.rx[2] + on.ovh[2],
+		   "overhear on (%s): driver deliveries = rx_frames + rx_overheard", w);
+		ok(on.ovh[0] == 0 && on.ovh[1] == 0,
+		   "overhear on (%s): no response (ACK/BA) overheard by sink or sender", w);
+		ok(on.rx[0] == off.rx[0] && on.rx[1] == off.rx[1] && on.rx[2] == off.rx[2],
+		   "overhear on (%s): rx_frames unchanged (sink %llu, bystander %llu)",
+		   w, (unsigned long long)on.rx[0], (unsigned long long)on.rx[2]);
+		ok(on.attempts == off.attempts && on.successes == off.successes &&
+		   on.failures == off.failures,
+		   "overhear on (%s): the sender's attempts/successes/failures as off (%llu/%llu/%llu)",
+		   w, (unsigned long long)on.attempts, (unsigned long long)on.successes,
+		   (unsigned long long)on.failures);
+		ok(off.failures > 0, "(%s) the links lose frames: the draws matter (%llu failures)",
+		   w, (unsigned long long)off.failures);
+		same = on.n_status == off.n_status;
+		for (unsigned int i = 0; same && i < on.n_status && i < 320; i++)
+			same = on.st[i].cookie - on.st[0].cookie ==
+			       off.st[i].cookie - off.st[0].cookie &&
+			       on.st[i].acked == off.st[i].acked &&
+			       on.st[i].attempts == off.st[i].attempts &&
+			       on.st[i].ampdu_acked == off.st[i].ampdu_acked;
+		ok(same, "overhear on (%s): every status (ACK flag, attempts) as off (%u statuses)",
+		   w, on.n_status);
+		ok(on.trace && off.trace && !strcmp(on.trace, off.trace),
+		   "overhear on (%s): the trace (transmissions, ok_mask) identical", w);
+		free(on.trace);
+		free(off.trace);
+	}
+}
 
 /*
  * Propagation from positions (802.11-2020 10.3.7: aAirPropagationTime is
@@ -1722,6 +1875,7 @@ int main(void)
 	test_ctrl_rates();
 	test_eifs_rules();
 	test_capture_order();
+	test_overhear();
 	test_prop_positions();
 	test_txop();
 	test_ht_ref_rate();
