@@ -134,6 +134,7 @@ enum airtime_source {
 	AIRTIME_SRC_AP,		/* IEEE80211_AIRTIME_SRC_AP */
 	AIRTIME_SRC_STA_BSS_LOAD,
 	AIRTIME_SRC_STA_LOCAL,
+	AIRTIME_SRC_STA_HEARD,
 };
 
 /* Latest airtime view of one interface, replaced as a whole (RCU) */
@@ -856,6 +857,9 @@ static void __airtime_update(struct sock *sk)
 	case IEEE80211_AIRTIME_SRC_STA_BSS_LOAD:
 		ca->source = AIRTIME_SRC_STA_BSS_LOAD;
 		break;
+	case IEEE80211_AIRTIME_SRC_STA_HEARD:
+		ca->source = AIRTIME_SRC_STA_HEARD;
+		break;
 	default:
 		ca->source = AIRTIME_SRC_STA_LOCAL;
 		break;
@@ -889,6 +893,7 @@ static const char * const airtime_src_names[] = {
 	[AIRTIME_SRC_AP] = "mac80211-ap",
 	[AIRTIME_SRC_STA_BSS_LOAD] = "mac80211-sta-bss-load",
 	[AIRTIME_SRC_STA_LOCAL] = "mac80211-sta-local",
+	[AIRTIME_SRC_STA_HEARD] = "mac80211-sta-heard",
 };
 
 /* As __airtime_update(); logs changes of the cap (dynamic debug) */
@@ -1481,7 +1486,8 @@ MODULE_PARM_DESC(feedback, "Feedback source in use (read only)");
 /* The cached views and station groups, one line each (read only) */
 static int airtime_get_views(char *buf, const struct kernel_param *kp)
 {
-	static const char * const src[] = { "ap", "sta-bss-load", "sta-local" };
+	static const char * const src[] = { "ap", "sta-bss-load", "sta-local",
+					    "sta-heard" };
 	const struct airtime_rate_upd *upd;
 	const struct airtime_snap *snap;
 	struct airtime_iface *ifc;

@@ -1,0 +1,100 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# aq-vm-clock: virtual
+# aq-vm-cost: 70  (estimate, as 45-bss-load-view.sh: one BSS of three stations, atview, short UDP downloads)
+#
+# mac80211-retry: a station that overhears its BSS counts the stations
+# active in it, not those associated (patch 0006, the COT paper's N).  The
+# medium passes each station the frames addressed to others (phy.overhear,
+# as a real receiver decodes them; hwsim hands them to mac80211), the AP
+# advertises BSS Load in every beacon (whose count is of associated
+# stations, idle ones included), and the test consumer atview/ on sta1
+# logs sta1's views.  sta1 itself stays idle throughout:
+#
+#  - sta2 downloads, sta3 is associated and idle: sta1's views come from
+#    overhearing (IEEE80211_AIRTIME_SRC_STA_HEARD) with N = 2 (sta2 and
+#    sta1 itself), where BSS Load says 3;
+#  - sta2 and sta3 download: N = 3;
+#  - both stop: N = 1 (sta1 alone).
+. "$AQ_TOP/testbed/lib/guest.sh"
+
+N=7
+tap_plan $N
+trap 'rmmod atview 2>/dev/null; aq_cleanup_all' EXIT
+skip_all() { for i in $(seq "$1"); do tap_skip "heard view" "$2"; done; exit 0; }
+
+MOD=$(testmod_build "$AQ_TOP/mac80211-retry/tests/vm/atview" 2>"$AQ_TMP/atview-build.err") ||
+	{ tap_fail "build the test consumer atview" "$(tail -n 2 "$AQ_TMP/atview-build.err")"; exit 1; }
+P=/sys/module/atview/parameters
+
+hwsim_load 4 || skip_all $N "mac80211_hwsim does not load"
+grep -q ieee80211_feedback_register /proc/kallsyms ||
+	skip_all $N "mac80211 is not patched (no ieee80211_feedback_register)"
+[ -x "$MEDIUM_BIN" ] || skip_all $N "no medium ($MEDIUM_BIN)"
+medium_config_bss "$AQ_TMP/medium.json" g 3 5 5 5
+jq '.phy.overhear = true' "$AQ_TMP/medium.json" >"$AQ_TMP/medium-oh.json"
+medium_start "$AQ_TMP/medium-oh.json" || skip_all $N "the medium does not start"
+rmmod atview 2>/dev/null	# left by an earlier test in this guest
+insmod "$MOD/atview.ko" || skip_all $N "atview does not load"
+topo_bss 3 1 g bss_load_update_period=1 >"$AQ_TMP/topo.log" 2>&1 ||
+	{ tap_diag "$(tail -n 5 "$AQ_TMP/topo.log")"; skip_all $N "BSS topology failed"; }
+
+mac() { ip -n "$1" -o link show dev "$2" | sed -n 's|.*link/ether \([0-9a-f:]*\).*|\1|p'; }
+STA1_MAC=$(mac sta1 "${STA_IFS[0]}")
+phase() { echo "$1" >$P/phase; }
+exec {nap}<> <(:)	# read -t on it: a sleep without a process
+iperf3_server sta2 5201 && iperf3_server sta3 5201 ||
+	skip_all $N "iperf3 servers on sta2, sta3"
+# down ADDR SECONDS: a 4 Mbit/s UDP download from srv (behind the AP);
+# its pid is added to dl (a plain wait would wait for the medium too)
+dl=()
+down() { ip netns exec srv iperf3 -c "$1" -u -b 4M -l 1400 -t "$2" >/dev/null 2>&1 & dl+=($!); }
+
+# each phase: 1 s for the views to follow, 2 s logged (6 or so slots)
+down 10.0.0.3 4
+read -r -t 1 -u "$nap"
+phase 1
+read -r -t 2 -u "$nap"
+phase 0
+wait "${dl[@]}"; dl=()
+down 10.0.0.3 4
+down 10.0.0.4 4
+read -r -t 1 -u "$nap"
+phase 2
+read -r -t 2 -u "$nap"
+phase 0
+wait "${dl[@]}"; dl=()
+read -r -t 1 -u "$nap"
+phase 3
+read -r -t 2 -u "$nap"
+phase 0
+dmesg | grep 'atview: slot' >"$AQ_TMP/atview.log"
+cp "$AQ_TMP/atview.log" "$AQ_RESULTS/heard-atview.log" 2>/dev/null
+medium_snap "$AQ_TMP/medium-end.json"
+
+# per phase 1, 2, 3 a line: "views from overhearing / views, median N" of
+# sta1's views (atview: slot P IFMAC SEQ SRC T BEACON BUSY N ...)
+summary() {
+	awk -v mac="$STA1_MAC" '
+	{ sub(/.*atview: /, ""); if ($3 != mac || $2 < 1 || $2 > 3) next
+	  p = $2; v[p]++; if ($5 == 3) h[p]++	# IEEE80211_AIRTIME_SRC_STA_HEARD
+	  n[p, v[p]] = $9 }
+	END { for (p = 1; p <= 3; p++) {
+		k = v[p] + 0
+		for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++)
+			if (n[p, j] < n[p, i]) { t = n[p, i]; n[p, i] = n[p, j]; n[p, j] = t }
+		print h[p] + 0, k, k ? n[p, int((k + 1) / 2)] : -1 } }' "$AQ_TMP/atview.log"
+}
+{ read -r h1 v1 n1; read -r h2 v2 n2; read -r h3 v3 n3; } < <(summary)
+oh=$(jq '[.radios[]? | .rx_overheard // 0] | add // 0' "$AQ_TMP/medium-end.json" 2>/dev/null)
+tap_diag "sta1's views (from overhearing / all, median N): sta2 busy $h1/$v1 N $n1;" \
+	"sta2 and sta3 busy $h2/$v2 N $n2; both idle $h3/$v3 N $n3;" \
+	"frames the medium passed to radios they were not for: ${oh:-?}"
+tap_in_range "${oh:-0}" 1 1000000000 "the medium passed frames to radios they were not addressed to (phy.overhear)"
+tap_in_range "$(( v1 > 0 && h1 == v1 ))" 1 1 "sta2 busy, sta3 idle: sta1's views come from overhearing"
+tap_is "$n1" 2 "sta2 busy, sta3 idle: N = 2 (sta2 and sta1), not BSS Load's 3"
+tap_in_range "$(( v2 > 0 && h2 == v2 ))" 1 1 "sta2 and sta3 busy: the views come from overhearing"
+tap_is "$n2" 3 "sta2 and sta3 busy: N = 3"
+tap_in_range "$(( v3 > 0 && h3 == v3 ))" 1 1 "both idle: the views still come from overhearing"
+tap_is "$n3" 1 "both idle: N = 1 (sta1 alone)"
+tap_done
