@@ -16,7 +16,7 @@ KDIR = $(shell test -f $(AQ_BUILD)/kernel/env || $(AQ_TOP)/scripts/prepare-kerne
 endif
 
 .PHONY: all modules tc tools patched check check-ports check-debug debug-kernel bisect testbed \
-	bench install install-patched prepare clean distclean help
+	bench install install-patched deb prepare clean distclean help
 
 all: modules tc tools
 
@@ -83,6 +83,12 @@ install: all
 install-patched: patched
 	scripts/install-patched
 
+# Debian packages for Debian 12 with Debian's 6.12 kernel, into build/deb/:
+# airqueue-dkms (sch_ebdp and tcp_airtime through DKMS) and airqueue-tc (the
+# tc plugin).  Documentation/dev/packaging.rst
+deb:
+	scripts/build-deb
+
 # Per module directory: kbuild's clean with M=$(AQ_TOP) would delete every
 # *.ko* below it, including the kernel cache in build/.
 MODULE_DIRS := sch_ebdp tcp_cong_airtime
@@ -117,6 +123,8 @@ help:
 	@echo '  make bench         benchmarks, figures under results/bench/'
 	@echo '  make install       install our modules (updates/airqueue), q_ebdp.so and aq-retry'
 	@echo '  make install-patched  install the patched mac80211/ath9k for the prepared kernel'
+	@echo '  make deb           Debian 12 packages into build/deb/: airqueue-dkms (our modules'
+	@echo '                     through DKMS) and airqueue-tc (the tc plugin)'
 	@echo '  make prepare       host packages + Debian kernel image/headers/source only'
 	@echo '  make clean         remove build products (keeps the kernel cache in build/)'
 	@echo '  make distclean     remove build/ entirely'

@@ -3,8 +3,9 @@
  * q_ebdp.so: tc support for the eBDP qdisc (sch_ebdp).
  *
  * Built against the iproute2 source of the installed tc (see Makefile);
- * tc dlopen()s it from TC_LIB_DIR or /usr/lib/tc and looks up
- * ebdp_qdisc_util.  Range checks are left to the kernel, which parses
+ * tc dlopen()s it from TC_LIB_DIR or its library directory
+ * (/usr/lib/x86_64-linux-gnu/tc on Debian, /usr/lib/tc by default) and
+ * looks up ebdp_qdisc_util.  Range checks are left to the kernel, which parses
  * TCA_OPTIONS strictly (it must carry NLA_F_NESTED) and answers a value out
  * of range with an extack message; the plugin only rejects what it cannot
  * parse.
