@@ -15,10 +15,12 @@
 #    overhearing (IEEE80211_AIRTIME_SRC_STA_HEARD) with N = 2 (sta2 and
 #    sta1 itself), where BSS Load says 3;
 #  - sta2 and sta3 download: N = 3;
-#  - both stop: N = 1 (sta1 alone).
+#  - both stop: N = 1 (sta1 alone);
+#  - mac80211's airtime_overhear=off: BSS Load's count again (N = 3), and a
+#    value it does not know is refused.
 . "$AQ_TOP/testbed/lib/guest.sh"
 
-N=7
+N=9
 tap_plan $N
 trap 'rmmod atview 2>/dev/null; aq_cleanup_all' EXIT
 skip_all() { for i in $(seq "$1"); do tap_skip "heard view" "$2"; done; exit 0; }
@@ -68,27 +70,38 @@ read -r -t 1 -u "$nap"
 phase 3
 read -r -t 2 -u "$nap"
 phase 0
+OH=/sys/module/mac80211/parameters/airtime_overhear
+oh0=$(cat $OH 2>/dev/null)
+echo off >$OH 2>/dev/null
+read -r -t 1 -u "$nap"
+phase 4
+read -r -t 2 -u "$nap"
+phase 0
+echo bogus >$OH 2>/dev/null && bad=accepted || bad=refused
+echo auto >$OH 2>/dev/null
 dmesg | grep 'atview: slot' >"$AQ_TMP/atview.log"
 cp "$AQ_TMP/atview.log" "$AQ_RESULTS/heard-atview.log" 2>/dev/null
 medium_snap "$AQ_TMP/medium-end.json"
 
 # per phase 1, 2, 3 a line: "views from overhearing / views, median N" of
-# sta1's views (atview: slot P IFMAC SEQ SRC T BEACON BUSY N ...)
+# sta1's views (atview: slot P IFMAC SEQ SRC T BEACON BUSY N ...); phase 4:
+# views from BSS Load
 summary() {
 	awk -v mac="$STA1_MAC" '
-	{ sub(/.*atview: /, ""); if ($3 != mac || $2 < 1 || $2 > 3) next
-	  p = $2; v[p]++; if ($5 == 3) h[p]++	# IEEE80211_AIRTIME_SRC_STA_HEARD
+	{ sub(/.*atview: /, ""); if ($3 != mac || $2 < 1 || $2 > 4) next
+	  p = $2; v[p]++; if ($5 == (p == 4 ? 1 : 3)) h[p]++	# STA_BSS_LOAD, STA_HEARD
 	  n[p, v[p]] = $9 }
-	END { for (p = 1; p <= 3; p++) {
+	END { for (p = 1; p <= 4; p++) {
 		k = v[p] + 0
 		for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++)
 			if (n[p, j] < n[p, i]) { t = n[p, i]; n[p, i] = n[p, j]; n[p, j] = t }
 		print h[p] + 0, k, k ? n[p, int((k + 1) / 2)] : -1 } }' "$AQ_TMP/atview.log"
 }
-{ read -r h1 v1 n1; read -r h2 v2 n2; read -r h3 v3 n3; } < <(summary)
+{ read -r h1 v1 n1; read -r h2 v2 n2; read -r h3 v3 n3; read -r h4 v4 n4; } < <(summary)
 oh=$(jq '[.radios[]? | .rx_overheard // 0] | add // 0' "$AQ_TMP/medium-end.json" 2>/dev/null)
 tap_diag "sta1's views (from overhearing / all, median N): sta2 busy $h1/$v1 N $n1;" \
 	"sta2 and sta3 busy $h2/$v2 N $n2; both idle $h3/$v3 N $n3;" \
+	"airtime_overhear $oh0, then off: from BSS Load $h4/$v4 N $n4;" \
 	"frames the medium passed to radios they were not for: ${oh:-?}"
 tap_in_range "${oh:-0}" 1 1000000000 "the medium passed frames to radios they were not addressed to (phy.overhear)"
 tap_in_range "$(( v1 > 0 && h1 == v1 ))" 1 1 "sta2 busy, sta3 idle: sta1's views come from overhearing"
@@ -97,4 +110,7 @@ tap_in_range "$(( v2 > 0 && h2 == v2 ))" 1 1 "sta2 and sta3 busy: the views come
 tap_is "$n2" 3 "sta2 and sta3 busy: N = 3"
 tap_in_range "$(( v3 > 0 && h3 == v3 ))" 1 1 "both idle: the views still come from overhearing"
 tap_is "$n3" 1 "both idle: N = 1 (sta1 alone)"
+tap_in_range "$(( v4 > 0 && h4 == v4 && n4 == 3 ))" 1 1 \
+	"airtime_overhear=off (default $oh0): the views come from BSS Load again, N = 3"
+tap_is "$bad" refused "airtime_overhear refuses a value it does not know"
 tap_done
