@@ -150,6 +150,14 @@ if [ "$(P medium)" = true ]; then
 	fi
 	medium_start "$out/medium.json" || exit 1
 fi
+# a medium that gives radios the frames for others: every station's
+# mac80211 counts the active stations it hears, from the start (its
+# default, auto, waits for the first one heard: a lone station would
+# keep BSS Load's count)
+if [ "$(P overhear)" = true ]; then
+	echo on >/sys/module/mac80211/parameters/airtime_overhear || {
+		say "$scn $id: overhear: mac80211 has no airtime_overhear (not patched?)"; exit 1; }
+fi
 hostapd_extra=()
 [ "$(P short_preamble)" = true ] && hostapd_extra+=("preamble=1")
 # hostapd's basic_rates are in units of 100 kbit/s
