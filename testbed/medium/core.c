@@ -849,34 +849,24 @@ static void sig_start(struct aq_medium *m, struct aq_tx *tx)
 		sig_start_rx(m, tx, i);
 }
 
-/* the PER of bytes octets of tx at radio ri, the link's BER included */
-static double rx_per(struct aq_medium *m, struct aq_tx *tx, int ri,
-		     unsigned int bytes, double snr)
+/* whether bytes octets of tx reach radio ri: a draw from the random
+ * stream rng against their PER, the link's BER included */
+static bool rx_draw(struct aq_medium *m, uint64_t *rng, struct aq_tx *tx,
+		    int ri, unsigned int bytes, double snr)
 {
 	double per = aq_per(&m->phy, &tx->rate, snr, bytes);
 	double ber = m->link[tx->src][ri].ber;
 
 	if (ber > 0)
 		per = 1.0 - (1.0 - per) * pow(1.0 - ber, 8.0 * bytes);
-	return per;
+	return per <= 0.0 || rand_unit(rng) >= per;
 }
 
 /* probability-free third-party decode: clean and above the 10 % PER SNR */
 static bool rx_ok_draw(struct aq_medium *m, struct aq_tx *tx, int ri,
 		       unsigned int bytes, double snr)
 {
-	double per = rx_per(m, tx, ri, bytes, snr);
-
-	return per <= 0.0 || aq_randf(m) >= per;
-}
-
-/* rx_ok_draw() for an overheard copy, from the overhear stream */
-static bool rx_ovh_draw(struct aq_medium *m, struct aq_tx *tx, int ri,
-			unsigned int bytes, double snr)
-{
-	double per = rx_per(m, tx, ri, bytes, snr);
-
-	return per <= 0.0 || rand_unit(m->rng_ovh) >= per;
+	return rx_draw(m, m->rng, tx, ri, bytes, snr);
 }
 
 static void exchange_done(struct aq_medium *m, int ri, uint64_t ok_mask,
@@ -903,15 +893,22 @@ static struct aq_tx *make_response(struct aq_medium *m, struct aq_tx *to,
 	return rsp;
 }
 
-static void deliver(struct aq_medium *m, struct aq_tx *tx, struct aq_frame *f,
-		    int ri, unsigned int k)
+/* hand subframe f of tx to radio ri's driver, counted in *count */
+static void pass_up(struct aq_medium *m, struct aq_tx *tx, struct aq_frame *f,
+		    int ri, uint64_t *count)
 {
 	int64_t dur = (tx->end - tx->start) / (tx->nfr ? tx->nfr : 1);
 
-	(void)k;
-	m->radio[ri].rx_frames++;
+	(*count)++;
 	if (m->ops.deliver)
 		m->ops.deliver(m, f, ri, m->link[tx->src][ri].rx_dbm, &tx->rate, dur);
+}
+
+static void deliver(struct aq_medium *m, struct aq_tx *tx, struct aq_frame *f,
+		    int ri, unsigned int k)
+{
+	(void)k;
+	pass_up(m, tx, f, ri, &m->radio[ri].rx_frames);
 }
 
 /*
@@ -924,16 +921,9 @@ static void deliver(struct aq_medium *m, struct aq_tx *tx, struct aq_frame *f,
  */
 static void overhear(struct aq_medium *m, struct aq_tx *tx, int ri, double snr)
 {
-	int64_t dur = (tx->end - tx->start) / (tx->nfr ? tx->nfr : 1);
-
-	for (unsigned int k = 0; k < tx->nfr; k++) {
-		if (!rx_ovh_draw(m, tx, ri, tx->fr[k]->len, snr))
-			continue;
-		m->radio[ri].rx_overheard++;
-		if (m->ops.deliver)
-			m->ops.deliver(m, tx->fr[k], ri, m->link[tx->src][ri].rx_dbm,
-				       &tx->rate, dur);
-	}
+	for (unsigned int k = 0; k < tx->nfr; k++)
+		if (rx_draw(m, m->rng_ovh, tx, ri, tx->fr[k]->len, snr))
+			pass_up(m, tx, tx->fr[k], ri, &m->radio[ri].rx_overheard);
 }
 
 /* reception at the intended receiver; true if the frame (or one subframe
