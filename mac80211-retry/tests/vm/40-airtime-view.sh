@@ -29,24 +29,8 @@
 
 N=18
 tap_plan $N
-# atview is a test-only consumer: never leave it to the next test
-trap 'rmmod atview 2>/dev/null; aq_cleanup_all' EXIT
-skip_all() { for i in $(seq "$1"); do tap_skip "airtime view" "$2"; done; exit 0; }
-
-MOD=$(testmod_build "$AQ_TOP/mac80211-retry/tests/vm/atview" 2>"$AQ_TMP/atview-build.err") ||
-	{ tap_fail "build the test consumer atview" "$(tail -n 2 "$AQ_TMP/atview-build.err")"; exit 1; }
-P=/sys/module/atview/parameters
-
-hwsim_load 3 || skip_all $N "mac80211_hwsim does not load"
-grep -q ieee80211_feedback_register /proc/kallsyms ||
-	skip_all $N "mac80211 is not patched (no ieee80211_feedback_register)"
-[ -x "$MEDIUM_BIN" ] || skip_all $N "no medium ($MEDIUM_BIN)"
-medium_config_bss "$AQ_TMP/medium.json" g 2 5 5
-medium_start "$AQ_TMP/medium.json" || skip_all $N "the medium does not start"
-rmmod atview 2>/dev/null	# left by an earlier test in this guest
-insmod "$MOD/atview.ko" || skip_all $N "atview does not load"
-topo_bss 2 1 g >"$AQ_TMP/topo.log" 2>&1 ||
-	{ tap_diag "$(tail -n 5 "$AQ_TMP/topo.log")"; skip_all $N "BSS topology failed"; }
+. "$AQ_TOP/mac80211-retry/tests/vm/lib-atview.sh"
+atview_bss $N "airtime view" 2 .
 tap_is "$(cat $P/bound)" Y "consumer registered with mac80211"
 # no IPv6 chatter (DAD, router solicitations, MLD reports) in the idle
 # phase: in one run it made a station active for a tick (N = 1)
@@ -54,7 +38,6 @@ for ns in ap sta1 sta2; do
 	ip netns exec $ns sysctl -qw net.ipv6.conf.all.disable_ipv6=1 2>/dev/null
 done
 
-mac() { ip -n "$1" -o link show dev "$2" | sed -n 's|.*link/ether \([0-9a-f:]*\).*|\1|p'; }
 AP_MAC=$(mac ap "$AP_IF")
 STA1_MAC=$(mac sta1 "${STA_IFS[0]}")
 STA2_MAC=$(mac sta2 "${STA_IFS[1]}")
@@ -64,7 +47,6 @@ iperf3_server srv 5202
 # snap NAME: the medium's statistics in $AQ_TMP/medium-NAME.json
 # (medium_snap: no python3 start)
 snap() { medium_snap "$AQ_TMP/medium-$1.json"; }
-phase() { echo "$1" >$P/phase; }
 
 # phase 1: idle (after association settled)
 sleep 1

@@ -17,28 +17,10 @@
 
 N=6
 tap_plan $N
-# atview is a test-only consumer: never leave it to the next test
-trap 'rmmod atview 2>/dev/null; aq_cleanup_all' EXIT
-skip_all() { for i in $(seq "$1"); do tap_skip "BSS Load view" "$2"; done; exit 0; }
+. "$AQ_TOP/mac80211-retry/tests/vm/lib-atview.sh"
+atview_bss $N "BSS Load view" 3 . bss_load_update_period=1
 
-MOD=$(testmod_build "$AQ_TOP/mac80211-retry/tests/vm/atview" 2>"$AQ_TMP/atview-build.err") ||
-	{ tap_fail "build the test consumer atview" "$(tail -n 2 "$AQ_TMP/atview-build.err")"; exit 1; }
-P=/sys/module/atview/parameters
-
-hwsim_load 4 || skip_all $N "mac80211_hwsim does not load"
-grep -q ieee80211_feedback_register /proc/kallsyms ||
-	skip_all $N "mac80211 is not patched (no ieee80211_feedback_register)"
-[ -x "$MEDIUM_BIN" ] || skip_all $N "no medium ($MEDIUM_BIN)"
-medium_config_bss "$AQ_TMP/medium.json" g 3 5 5 5
-medium_start "$AQ_TMP/medium.json" || skip_all $N "the medium does not start"
-rmmod atview 2>/dev/null	# left by an earlier test in this guest
-insmod "$MOD/atview.ko" || skip_all $N "atview does not load"
-topo_bss 3 1 g bss_load_update_period=1 >"$AQ_TMP/topo.log" 2>&1 ||
-	{ tap_diag "$(tail -n 5 "$AQ_TMP/topo.log")"; skip_all $N "BSS topology failed"; }
-
-mac() { ip -n "$1" -o link show dev "$2" | sed -n 's|.*link/ether \([0-9a-f:]*\).*|\1|p'; }
 STA1_MAC=$(mac sta1 "${STA_IFS[0]}")
-phase() { echo "$1" >$P/phase; }
 wpa() { ip netns exec "$1" wpa_cli -p "$AQ_TMP/wpa-$1" -i "$2" "${@:3}" >/dev/null; }
 # ap_stations: stations hostapd lists as associated
 ap_stations() {

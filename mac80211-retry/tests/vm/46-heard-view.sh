@@ -22,61 +22,38 @@
 
 N=9
 tap_plan $N
-trap 'rmmod atview 2>/dev/null; aq_cleanup_all' EXIT
-skip_all() { for i in $(seq "$1"); do tap_skip "heard view" "$2"; done; exit 0; }
+. "$AQ_TOP/mac80211-retry/tests/vm/lib-atview.sh"
+atview_bss $N "heard view" 3 '.phy.overhear = true' bss_load_update_period=1
 
-MOD=$(testmod_build "$AQ_TOP/mac80211-retry/tests/vm/atview" 2>"$AQ_TMP/atview-build.err") ||
-	{ tap_fail "build the test consumer atview" "$(tail -n 2 "$AQ_TMP/atview-build.err")"; exit 1; }
-P=/sys/module/atview/parameters
-
-hwsim_load 4 || skip_all $N "mac80211_hwsim does not load"
-grep -q ieee80211_feedback_register /proc/kallsyms ||
-	skip_all $N "mac80211 is not patched (no ieee80211_feedback_register)"
-[ -x "$MEDIUM_BIN" ] || skip_all $N "no medium ($MEDIUM_BIN)"
-medium_config_bss "$AQ_TMP/medium.json" g 3 5 5 5
-jq '.phy.overhear = true' "$AQ_TMP/medium.json" >"$AQ_TMP/medium-oh.json"
-medium_start "$AQ_TMP/medium-oh.json" || skip_all $N "the medium does not start"
-rmmod atview 2>/dev/null	# left by an earlier test in this guest
-insmod "$MOD/atview.ko" || skip_all $N "atview does not load"
-topo_bss 3 1 g bss_load_update_period=1 >"$AQ_TMP/topo.log" 2>&1 ||
-	{ tap_diag "$(tail -n 5 "$AQ_TMP/topo.log")"; skip_all $N "BSS topology failed"; }
-
-mac() { ip -n "$1" -o link show dev "$2" | sed -n 's|.*link/ether \([0-9a-f:]*\).*|\1|p'; }
 STA1_MAC=$(mac sta1 "${STA_IFS[0]}")
-phase() { echo "$1" >$P/phase; }
 exec {nap}<> <(:)	# read -t on it: a sleep without a process
 iperf3_server sta2 5201 && iperf3_server sta3 5201 ||
 	skip_all $N "iperf3 servers on sta2, sta3"
-# down ADDR SECONDS: a 4 Mbit/s UDP download from srv (behind the AP);
-# its pid is added to dl (a plain wait would wait for the medium too)
-dl=()
-down() { ip netns exec srv iperf3 -c "$1" -u -b 4M -l 1400 -t "$2" >/dev/null 2>&1 & dl+=($!); }
+# busy P [ADDR...]: 4 Mbit/s UDP downloads from srv (behind the AP) to
+# each ADDR for 4 s; after 1 s for the views to follow, the views of the
+# next 2 s (6 or so slots) are logged as phase P.  Waits for its own
+# downloads only (a plain wait would wait for the medium too).
+busy() {
+	local p=$1 a dl=()
+	shift
+	for a; do
+		ip netns exec srv iperf3 -c "$a" -u -b 4M -l 1400 -t 4 >/dev/null 2>&1 &
+		dl+=($!)
+	done
+	read -r -t 1 -u "$nap"
+	phase "$p"
+	read -r -t 2 -u "$nap"
+	phase 0
+	[ ${#dl[@]} -eq 0 ] || wait "${dl[@]}"
+}
 
-# each phase: 1 s for the views to follow, 2 s logged (6 or so slots)
-down 10.0.0.3 4
-read -r -t 1 -u "$nap"
-phase 1
-read -r -t 2 -u "$nap"
-phase 0
-wait "${dl[@]}"; dl=()
-down 10.0.0.3 4
-down 10.0.0.4 4
-read -r -t 1 -u "$nap"
-phase 2
-read -r -t 2 -u "$nap"
-phase 0
-wait "${dl[@]}"; dl=()
-read -r -t 1 -u "$nap"
-phase 3
-read -r -t 2 -u "$nap"
-phase 0
+busy 1 10.0.0.3
+busy 2 10.0.0.3 10.0.0.4
+busy 3
 OH=/sys/module/mac80211/parameters/airtime_overhear
 oh0=$(cat $OH 2>/dev/null)
 echo off >$OH 2>/dev/null
-read -r -t 1 -u "$nap"
-phase 4
-read -r -t 2 -u "$nap"
-phase 0
+busy 4
 echo bogus >$OH 2>/dev/null && bad=accepted || bad=refused
 echo auto >$OH 2>/dev/null
 dmesg | grep 'atview: slot' >"$AQ_TMP/atview.log"
