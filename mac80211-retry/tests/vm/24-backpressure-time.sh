@@ -26,7 +26,7 @@
 #    (T_air); BE's limit is ceil(5 ms / svc) frames, at least 2; mac80211
 #    never holds more than that (+2 for frames between the count and the
 #    stop); the mean sojourn below the qdisc is at most target + 2 T_air;
-#    the pfifo still holds the backlog; and the air carries at least 90 %
+#    the pfifo still holds the backlog (at 9 polls in 10); and the air carries at least 90 %
 #    of what it carried with the depth alone.
 #
 # A 1 s pause of the time bound (target_us 0 and back) in mid-flood does
@@ -115,11 +115,12 @@ tx_sent() {
 }
 
 iperf3_server sta1 >/dev/null 2>&1
-# window -> "t_air_us sojourn_us mbps backlog_min inflight_max limit svc_us"
-# over a WIN s window of the flood (the medium's clock), polled every 0.1 s
+# window -> "t_air_us sojourn_us mbps backlog_min inflight_max limit svc_us
+# polls empty" over a WIN s window of the flood (the medium's clock), polled
+# every 0.1 s; empty counts the polls that found the pfifo empty
 WIN=2
 window() {
-	local t0 t1 f0 s0 b0 f1 s1 b1 bmin=100000 imax=0 end
+	local t0 t1 f0 s0 b0 f1 s1 b1 bmin=100000 imax=0 end np=0 ne=0
 	read -r t0 f0 s0 b0 < <(medium_be)
 	local now
 	cs now
@@ -128,15 +129,18 @@ window() {
 		poll
 		[ "${INF:-0}" -gt "$imax" ] && imax=$INF
 		[ "${BL:-0}" -lt "$bmin" ] && bmin=$BL
+		np=$((np + 1))
+		[ "${BL:-0}" -eq 0 ] && ne=$((ne + 1))
 		nap 0.1
 	done
 	read -r t1 f1 s1 b1 < <(medium_be)
 	awk -v t0="$t0" -v t1="$t1" -v f0="$f0" -v f1="$f1" -v s0="$s0" -v s1="$s1" \
-		-v b0="$b0" -v b1="$b1" -v bm="$bmin" -v im="$imax" -v l="$(be_stat 7)" -v s="$(be_stat 8)" '
-		BEGIN { if (f1 <= f0 || t1 <= t0) { print "0 0 0", bm, im, l, s; exit }
-			printf "%.1f %.1f %.2f %d %d %d %d\n", (t1 - t0) / (f1 - f0),
+		-v b0="$b0" -v b1="$b1" -v bm="$bmin" -v im="$imax" -v l="$(be_stat 7)" -v s="$(be_stat 8)" \
+		-v np="$np" -v ne="$ne" '
+		BEGIN { if (f1 <= f0 || t1 <= t0) { print "0 0 0", bm, im, l, s, np, ne; exit }
+			printf "%.1f %.1f %.2f %d %d %d %d %d %d\n", (t1 - t0) / (f1 - f0),
 			       (s1 - s0) / (f1 - f0), (b1 - b0) * 8 / (t1 - t0),
-			       bm, im, l, s }'
+			       bm, im, l, s, np, ne }'
 }
 
 # One UDP flood at 50 Mbit/s (two streams) AP -> station carries every
@@ -145,18 +149,28 @@ printf 0 >"$B/target_us"
 AP iperf3 -c 10.0.0.2 -u -b 25M -P 2 -l 1400 -t 60 >/dev/null 2>&1 &
 fl=$!
 sleep 1
-read -r a_tair a_soj a_mbps a_bl a_inf _ < <(window)
+read -r a_tair a_soj a_mbps a_bl a_inf _ _ a_np a_ne < <(window)
 tap_diag "target_us 0 (depth $DEPTH alone): T_air $a_tair us, mean sojourn below the qdisc $a_soj us," \
-	"$a_mbps Mbit/s on the air, pfifo backlog >= $a_bl, mac80211 inflight <= $a_inf"
+	"$a_mbps Mbit/s on the air, pfifo backlog >= $a_bl (empty at $a_ne of $a_np polls)," \
+	"mac80211 inflight <= $a_inf"
 printf '%s' $TARGET >"$B/target_us"
 sleep 1
-read -r b_tair b_soj b_mbps b_bl b_inf b_lim b_svc < <(window)
+read -r b_tair b_soj b_mbps b_bl b_inf b_lim b_svc b_np b_ne < <(window)
 tap_diag "target_us $TARGET: T_air $b_tair us, mean sojourn below the qdisc $b_soj us," \
-	"$b_mbps Mbit/s on the air, pfifo backlog >= $b_bl, mac80211 inflight <= $b_inf," \
+	"$b_mbps Mbit/s on the air, pfifo backlog >= $b_bl (empty at $b_ne of $b_np polls)," \
+	"mac80211 inflight <= $b_inf," \
 	"BE limit $b_lim frames, svc $b_svc us" "$(cat "$B/stats")"
 
 # the depth alone: the backlog in the pfifo, depth frames below it
-tap_in_range "$a_bl" 1 1000 "depth alone: the pfifo holds a backlog throughout"
+# The backlog: the flood's sender is a guest process that a loaded host
+# may hold back for a poll or two (CI once saw one empty poll of 20, the
+# air still 100 % busy): "throughout" is at least 9 polls in 10 with a
+# backlog, the air's share checked apart below.
+backlog_held() { # WHAT POLLS EMPTY
+	ok awk -v n="$2" -v e="$3" 'BEGIN { exit !(n >= 10 && e * 10 <= n) }' -- \
+		"$1: the pfifo holds a backlog (empty at $3 of $2 polls, at most 1 in 10)"
+}
+backlog_held "depth alone" "$a_np" "$a_ne"
 tap_in_range "$a_soj" "$(awk -v d="$DEPTH" -v t="$a_tair" 'BEGIN { print 0.5 * d * t }')" 10000000 \
 	"depth alone: a frame spends at least half of depth x T_air below the qdisc"
 # the time bound
@@ -171,7 +185,7 @@ tap_in_range "$b_lim" $((want - 1)) "$want" "target: BE's limit is ceil($TARGET 
 tap_in_range "$b_inf" 1 $((b_lim + 2)) "target: mac80211 holds at most the limit (+2 in flight between count and stop)"
 tap_in_range "$b_soj" 0 "$(awk -v t=$TARGET -v a="$b_tair" 'BEGIN { print t + 2 * a }')" \
 	"target: mean sojourn below the qdisc at most target + 2 T_air"
-tap_in_range "$b_bl" 1 1000 "target: the pfifo holds a backlog throughout"
+backlog_held target "$b_np" "$b_ne"
 tap_in_range "$b_mbps" "$(awk -v m="$a_mbps" 'BEGIN { print 0.9 * m }')" 1000 \
 	"target: the air carries at least 90 % of the depth alone's $a_mbps Mbit/s"
 ok awk -v a="$a_soj" -v b="$b_soj" 'BEGIN { exit !(b > 0 && a >= 3 * b) }' -- \
