@@ -956,7 +956,8 @@ static void airtime_set_window_clamp(struct sock *sk, u32 clamp)
  * clamp, or the larger window offered before it, which TCP never
  * retracts).  tcp_init_buffer_space() resets rcvq_space.space after
  * ->init; this puts it back.  Cheap: it runs on every ACK the socket
- * processes.
+ * processes.  Holding autotuning also stops it growing the buffer: that
+ * part of its job is airtime_rcv_room()'s.
  */
 static void airtime_rcv_hold(struct sock *sk)
 {
@@ -969,6 +970,33 @@ static void airtime_rcv_hold(struct sock *sk)
 		airtime_set_window_clamp(sk, ca->rcv_cap);
 	tp->rcvq_space.space = max_t(u32, tp->rcvq_space.space,
 				     max(ca->rcv_cap, tp->rcv_wnd));
+}
+
+/*
+ * Autotuning's part that the hold stops: a receive buffer that carries
+ * the clamp.  Without it a clamp above the window of the initial buffer
+ * (tcp_rmem[1], 128 KiB: about 64 KiB of window) is never offered: a lone
+ * station at 23 Mbit/s and 40 ms, clamped to 118 KB, kept rcv_ssthresh at
+ * 80 KB and received 15 Mbit/s.  The buffer grows as tcp_rcv_space_adjust()
+ * grows it for @cap bytes read a round trip: twice that (one round trip
+ * of data the application has not read yet, or a loss), up to tcp_rmem[2];
+ * never shrinks; and only where autotuning would (tcp_moderate_rcvbuf,
+ * no SO_RCVBUF).  Returns whether the buffer is autotuning's to size.
+ */
+static bool airtime_rcv_room(struct sock *sk, u32 cap)
+{
+	const struct net *net = sock_net(sk);
+	int rmem_max = READ_ONCE(net->ipv4.sysctl_tcp_rmem[2]);
+	int want;
+
+	if (!READ_ONCE(net->ipv4.sysctl_tcp_moderate_rcvbuf) ||
+	    (sk->sk_userlocks & SOCK_RCVBUF_LOCK))
+		return false;
+	want = min_t(u64, 2ULL * cap, rmem_max);
+	want = min(tcp_space_from_win(sk, want), rmem_max);
+	if (want > READ_ONCE(sk->sk_rcvbuf))
+		WRITE_ONCE(sk->sk_rcvbuf, want);
+	return true;
 }
 
 /* Lift the clamp: the clamp before ours, bounded by the current buffer */
@@ -1009,21 +1037,31 @@ static void airtime_rcv_apply(struct sock *sk)
 	}
 
 	if (cap) {
-		u32 old = ca->rcv_cap;
+		u32 old = ca->rcv_cap, wc = tp->window_clamp;
+		bool tuned;
 
 		if (!old) {
-			ca->window_clamp = tp->window_clamp;
+			ca->window_clamp = wc;
 			atomic_inc(&airtime_rcv_capped);
 		}
 		WRITE_ONCE(ca->rcv_cap, cap);
 		/*
-		 * Lower a larger clamp; raise only our own clamp (one the
-		 * user or autotuning set since stays), and not beyond what
-		 * the receive buffer or the clamp before ours allowed.
+		 * The buffer first: in ->init, tcp_init_buffer_space() runs
+		 * next and lowers the clamp to what the buffer offers.  Then
+		 * lower a larger clamp.  Raise a smaller one only if nobody
+		 * changed it since ours (the user's stays): where autotuning
+		 * sizes the buffer, to the cap, as autotuning would have
+		 * raised it with the buffer; elsewhere only our own clamp, and
+		 * not beyond what the buffer or the clamp before ours allowed.
 		 */
-		if (tp->window_clamp > cap) {
+		tuned = airtime_rcv_room(sk, cap);
+		if (wc > cap) {
 			airtime_set_window_clamp(sk, cap);
-		} else if (old && tp->window_clamp == old && cap > old) {
+		} else if (tuned && (wc == old || wc == ca->window_clamp)) {
+			u32 full = tcp_full_space(sk);
+
+			airtime_set_window_clamp(sk, max(wc, min(cap, full)));
+		} else if (old && wc == old && cap > old) {
 			u32 room = max_t(u32, ca->window_clamp,
 					 tcp_full_space(sk));
 

@@ -10,12 +10,19 @@
 #  - A passive receiver (a listener with TCP_CONGESTION airtime in this
 #    netns, a reno sender in netns b): the clamp is set in ->init, before
 #    the first window after the handshake; the accepted socket's
-#    window_clamp is already at most its rcv_cap when accept() returns.
+#    window_clamp is already at most its rcv_cap when accept() returns
+#    (read before the sender's first data, which it sends 1 s later).
 #  - Receive buffer autotuning never raises the clamp during the transfer:
 #    the receive buffer (SO_RCVBUF, which autotuning grows along with
 #    window_clamp) ends as it started, and window_clamp ends at most at
 #    rcv_cap.  (Without ->in_ack_event keeping rcvq_space.space at the
 #    offered window, autotuning grew it in the first round trips.)
+#  - A cap above the initial buffer's window (one active station at 54
+#    Mbit/s, 100 ms RTT: about 300 KB): autotuning is held, so tcp_airtime
+#    grows the buffer to carry the cap (SO_RCVBUF at least the cap, at most
+#    tcp_rmem[2]), the clamp rises to the cap, and the window offered
+#    (rcv_ssthresh) reaches at least 90 % of it.  Before, the clamp and the
+#    buffer stayed the initial ones (128 KiB: about 64 KiB of window).
 #  - 1000 idle airtime connections (2000 sockets, loopback) add no timer:
 #    over 2 s with them open (tracepoint timer:timer_expire_entry), no timer
 #    of tcp_airtime expires, and the timer wheel's expiries grow by less
@@ -26,7 +33,7 @@ set -u
 . "$AQ_TOP/testbed/lib/guest.sh"
 . "$AQ_TOP/tcp_cong_airtime/tests/vm/lib-airtime.sh"
 
-NT=10
+NT=14
 AT_NAME=rcv-clamp
 fakefb_setup $NT
 par=/sys/module/tcp_airtime/parameters
@@ -63,7 +70,9 @@ wait_line() {
 	return 1
 }
 wait_line "$out" '^listening' 60 || fail_rest "receiver helper: $(head -c 300 "$out")"
-ip netns exec b "$py" "$helper" send 10.7.0.1 5301 600000 2>"$AQ_TMP/send.err"
+# the sender waits 1 s after the handshake: "first" is read before any
+# data (the first data segment lifts the clamp until the next ACK: *Limits*)
+ip netns exec b "$py" "$helper" send 10.7.0.1 5301 600000 1 2>"$AQ_TMP/send.err"
 wait_line "$out" '^bytes ' 60
 kill "$rcv_pid" 2>/dev/null
 wait "$rcv_pid" 2>/dev/null
@@ -84,6 +93,40 @@ tap_is "$(grep -c '^bytes 600000$' "$out")" 1 "the transfer completes"
 tap_is "${rb2:--}" "${rb1:-?}" "receive autotuning did not grow the buffer (nor the clamp) during the transfer"
 tap_ok_if "$(( ${wc2:-1} <= ${cap2:-0} ))" \
 	"window_clamp at most rcv_cap at the end" "window_clamp $wc2 rcv_cap $cap2"
+
+# --- a cap above the initial buffer's window -------------------------------
+fpar=/sys/module/airtime_fakefb/parameters
+echo 1 >$fpar/n_active
+echo 54000 >$fpar/rate
+tc qdisc change dev aqv0 root netem delay 50ms rate 50mbit limit 1000
+netem b vb delay 50ms
+for i in {1..50}; do
+	grep -q "^view aqv0 .* N 1 " $par/views && break
+	read -r -t 0.1 -u "$at_nap"
+done
+out=$AQ_TMP/rcv-room.out
+"$py" "$helper" recv 10.7.0.1 5302 airtime >"$out" 2>&1 &
+rcv_pid=$!
+wait_line "$out" '^listening' 60 || fail_rest "receiver helper: $(head -c 300 "$out")"
+ip netns exec b "$py" "$helper" send 10.7.0.1 5302 4000000 2>>"$AQ_TMP/send.err"
+wait_line "$out" '^bytes ' 60
+kill "$rcv_pid" 2>/dev/null
+wait "$rcv_pid" 2>/dev/null
+end=$(grep '^end ' "$out")
+read -r _ _ rmem_max < <(sysctl -n net.ipv4.tcp_rmem)
+tap_diag "$(grep '^first ' "$out")" "$end" "$(grep '^bytes ' "$out")" "tcp_rmem[2] $rmem_max"
+cap3=$(field "$end" rcv_cap)
+wc3=$(field "$end" window_clamp)
+rb3=$(field "$end" rcvbuf)
+ss3=$(field "$end" rcv_ssthresh)
+tap_ok_if "$(( ${cap3:-0} > ${rb1:-0} ))" \
+	"set-up: the cap is above the initial receive buffer" "rcv_cap $cap3, initial rcvbuf $rb1"
+tap_in_range "${rb3:--}" "${cap3:-1}" "$rmem_max" \
+	"the receive buffer grew to carry the cap (at least rcv_cap, at most tcp_rmem[2])"
+tap_is "${wc3:--}" "${cap3:-?}" "window_clamp rose to rcv_cap"
+tap_ok_if "$(( ${ss3:-0} * 10 >= ${cap3:-1} * 9 ))" \
+	"the window offered reached the cap (rcv_ssthresh at least 90 % of rcv_cap)" \
+	"rcv_ssthresh $ss3 rcv_cap $cap3"
 
 # --- idle connections ----------------------------------------------------
 tr=/sys/kernel/tracing

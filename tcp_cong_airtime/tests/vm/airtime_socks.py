@@ -8,10 +8,11 @@
 #                      standard input closes
 #   recv ADDR PORT CC  listen on ADDR:PORT with TCP_CONGESTION CC, accept
 #                      one connection and print at once its window_clamp
-#                      (TCP_WINDOW_CLAMP) and its /proc/net/tcp_airtime
-#                      line ("first ..."); read until EOF, then print the
+#                      (TCP_WINDOW_CLAMP), SO_RCVBUF, rcv_ssthresh
+#                      (TCP_INFO) and its /proc/net/tcp_airtime line ("first ..."); read until EOF, then print the
 #                      same ("end ...") and the bytes read
-#   send ADDR PORT BYTES  connect and send BYTES
+#   send ADDR PORT BYTES [WAIT_S]
+#                      connect, wait WAIT_S seconds (default 0), send BYTES
 #   sink ADDR PORT     accept connections on ADDR:PORT and read each to
 #                      EOF, forever
 #   churn ADDR PORT    connect (the namespace's default congestion
@@ -23,6 +24,7 @@ import select
 import socket
 import struct
 import sys
+import time
 
 TCP_CONGESTION = getattr(socket, "TCP_CONGESTION", 13)
 TCP_WINDOW_CLAMP = getattr(socket, "TCP_WINDOW_CLAMP", 10)
@@ -44,9 +46,12 @@ def state(tag, s):
     port = s.getsockname()[1]
     wc = s.getsockopt(socket.IPPROTO_TCP, TCP_WINDOW_CLAMP)
     rb = s.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF)
-    print("%s window_clamp %d rcvbuf %d air %s" % (tag, wc, rb,
-                                                   airtime_line(port)),
-          flush=True)
+    # struct tcp_info: tcpi_rcv_ssthresh, the window offered, is the u32
+    # at byte 64 (8 bytes of u8 fields, then rto ... pmtu)
+    info = s.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 104)
+    ssthresh = struct.unpack_from("I", info, 64)[0]
+    print("%s window_clamp %d rcvbuf %d rcv_ssthresh %d air %s" %
+          (tag, wc, rb, ssthresh, airtime_line(port)), flush=True)
 
 
 def idle(n):
@@ -108,8 +113,10 @@ def recv(addr, port, cc):
     s.close()
 
 
-def send(addr, port, nbytes):
+def send(addr, port, nbytes, wait_s=0.0):
     s = socket.create_connection((addr, port))
+    if wait_s:
+        time.sleep(wait_s)
     buf = b"x" * 65536
     left = nbytes
     while left > 0:
@@ -173,14 +180,15 @@ def main():
     elif mode == "recv":
         recv(sys.argv[2], int(sys.argv[3]), sys.argv[4])
     elif mode == "send":
-        send(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+        send(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]),
+             float(sys.argv[5]) if len(sys.argv) > 5 else 0.0)
     elif mode == "sink":
         sink(sys.argv[2], int(sys.argv[3]))
     elif mode == "churn":
         churn(sys.argv[2], int(sys.argv[3]))
     else:
         sys.exit("usage: airtime_socks.py idle N | recv ADDR PORT CC | "
-                 "send ADDR PORT BYTES | sink ADDR PORT | churn ADDR PORT")
+                 "send ADDR PORT BYTES [WAIT_S] | sink ADDR PORT | churn ADDR PORT")
 
 
 if __name__ == "__main__":
