@@ -140,6 +140,25 @@ static void airtime_test_t_data(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, airtime_t_data_ns(&p, &r6, 52), 433500);
 	KUNIT_EXPECT_EQ(test, airtime_t_tcp_ns(&p, &r6, 1460, 52, 1), 2815000);
 
+	/*
+	 * An RTS threshold (mac80211: RTS/CTS for an MPDU longer than it):
+	 * 500 B protects the 1550 B data MPDU, not the 90 B TCP ACK: 485.5
+	 * + 181.5 = 667 us for b = 1.  At the data MPDU's length (1550) it
+	 * protects nothing; one byte below, the data frame again.
+	 */
+	airtime_phy_init(&p, AIRTIME_PHY_11A, false);
+	p.rts_threshold = 500;
+	KUNIT_EXPECT_EQ(test, airtime_t_data_ns(&p, &r54, 1512), 485500);
+	KUNIT_EXPECT_EQ(test, airtime_t_data_ns(&p, &r54, 52), 181500);
+	KUNIT_EXPECT_EQ(test, airtime_t_tcp_ns(&p, &r54, 1460, 52, 1), 667000);
+	p.rts_threshold = 1512 + AIRTIME_MAC_OVERHEAD_QOS;
+	KUNIT_EXPECT_EQ(test, airtime_t_data_ns(&p, &r54, 1512), 397500);
+	p.rts_threshold--;
+	KUNIT_EXPECT_EQ(test, airtime_t_data_ns(&p, &r54, 1512), 485500);
+	/* threshold 0 (iw phy set rts 0): every frame, as rts = true */
+	p.rts_threshold = 0;
+	KUNIT_EXPECT_EQ(test, airtime_t_tcp_ns(&p, &r54, 1460, 52, 1), 755000);
+
 	/* 11g 54: 28 + 67.5 + (252 + 6) + 10 + (28 + 6) = 397.5, as 11a */
 	airtime_phy_init(&p, AIRTIME_PHY_11G, false);
 	KUNIT_EXPECT_EQ(test, airtime_t_data_ns(&p, &r54, 1512), 397500);

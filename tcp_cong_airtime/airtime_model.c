@@ -16,7 +16,8 @@
  * @std: enum airtime_phy_std
  * @rts: an RTS/CTS exchange precedes every data frame
  *
- * DIFS is SIFS + 2 slots (DCF, as in the paper); the data MPDU carries a
+ * No RTS threshold (AIRTIME_RTS_OFF): set ->rts_threshold after this to
+ * model one.  DIFS is SIFS + 2 slots (DCF, as in the paper); the data MPDU carries a
  * QoS header.  802.11g with protection uses the long slot and CWmin 31 of
  * a BSS with non-ERP stations and protects data with a CTS-to-self (or
  * RTS/CTS) at 1 Mbit/s DSSS, long preamble.
@@ -27,6 +28,7 @@ void airtime_phy_init(struct airtime_phy *phy, enum airtime_phy_std std,
 	*phy = (struct airtime_phy) {
 		.std = std,
 		.rts = rts,
+		.rts_threshold = AIRTIME_RTS_OFF,
 		.slot_ns = AIRTIME_SLOT_SHORT_NS,
 		.sifs_ns = AIRTIME_SIFS_5GHZ_NS,
 		.cw_min = AIRTIME_CWMIN_OFDM,
@@ -217,6 +219,7 @@ u32 airtime_t_data_ns(const struct airtime_phy *phy,
 {
 	u32 ctl = airtime_ctl_rate_kbps(rate->kbps);
 	u32 mpdu = ip_len + phy->mac_overhead;
+	bool rts = phy->rts || mpdu > phy->rts_threshold;
 	u32 data_ns, t;
 
 	if (phy->ht)
@@ -227,14 +230,14 @@ u32 airtime_t_data_ns(const struct airtime_phy *phy,
 		return 0;
 
 	t = airtime_difs_ns(phy) + airtime_backoff_ns(phy);
-	if (phy->rts && phy->prot_kbps)
+	if (rts && phy->prot_kbps)
 		t += airtime_dsss_ppdu_ns(phy->prot_kbps,
 					  phy->prot_short_preamble,
 					  AIRTIME_RTS_BYTES) + phy->sifs_ns +
 		     airtime_dsss_ppdu_ns(phy->prot_kbps,
 					  phy->prot_short_preamble,
 					  AIRTIME_CTS_BYTES) + phy->sifs_ns;
-	else if (phy->rts)
+	else if (rts)
 		t += airtime_ctl_ns(phy, ctl, AIRTIME_RTS_BYTES) +
 		     phy->sifs_ns +
 		     airtime_ctl_ns(phy, ctl, AIRTIME_CTS_BYTES) +

@@ -58,12 +58,16 @@
 #ifndef _AIRTIME_MODEL_H
 #define _AIRTIME_MODEL_H
 
+#include <linux/limits.h>
 #include <linux/types.h>
 
 /* 802.11 frame sizes, bytes */
 #define AIRTIME_ACK_BYTES	14	/* ACK and CTS: FC, duration, RA, FCS */
 #define AIRTIME_CTS_BYTES	14
 #define AIRTIME_RTS_BYTES	20	/* FC, duration, RA, TA, FCS */
+/* struct airtime_phy's rts_threshold of a wiphy without one (cfg80211's -1) */
+#define AIRTIME_RTS_OFF			U32_MAX
+
 /* QoS data header 26 + LLC/SNAP 8 + FCS 4: MPDU bytes beyond the IP packet */
 #define AIRTIME_MAC_OVERHEAD_QOS	38
 /* Non-QoS data header 24 + LLC/SNAP 8 + FCS 4 */
@@ -134,6 +138,9 @@ enum airtime_phy_std {
  * @std: enum airtime_phy_std
  * @ht: data frames use the HT mixed format PPDU
  * @rts: an RTS/CTS exchange precedes every data frame
+ * @rts_threshold: else, one precedes the frames whose MPDU (FCS included)
+ *	is longer than this many bytes, as mac80211 decides from the
+ *	wiphy's RTS threshold; AIRTIME_RTS_OFF: none
  * @slot_ns: slot time
  * @sifs_ns: SIFS
  * @sig_ext_ns: signal extension appended to OFDM/HT frames (2.4 GHz)
@@ -148,6 +155,7 @@ struct airtime_phy {
 	u8 std;
 	bool ht;
 	bool rts;
+	u32 rts_threshold;
 	u32 slot_ns;
 	u32 sifs_ns;
 	u32 sig_ext_ns;

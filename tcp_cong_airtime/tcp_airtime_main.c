@@ -101,6 +101,7 @@
 #include <net/tcp.h>
 #include <net/neighbour.h>
 #include <net/dst.h>
+#include <net/cfg80211.h>
 #include <net/mac80211_feedback.h>
 #include "airtime_model.h"
 
@@ -122,7 +123,7 @@ static unsigned int n = 3;		/* beacon intervals per slot */
 static unsigned int beacon_tu = 100;	/* beacon interval, TU */
 static unsigned int r = 80;		/* satisfaction threshold, percent */
 static unsigned int b = 2;		/* segments per TCP ACK */
-static bool rts;			/* RTS/CTS before every data frame */
+static int rts = -1;			/* RTS/CTS: -1 the wiphy's threshold, 0, 1 */
 static bool rcv_clamp = true;		/* receiver advertised window clamp */
 static int phy_std = -1;		/* enum airtime_phy_std, -1 auto */
 
@@ -149,6 +150,7 @@ struct airtime_snap {
 	u16 n_active;
 	u16 n_sta;
 	u32 others_us;
+	u32 rts_threshold;		/* the wiphy's, AIRTIME_RTS_OFF: none */
 	/* never written once published: readers hold no lock */
 	struct ieee80211_airtime_view_sta sta[];
 };
@@ -248,6 +250,21 @@ static struct airtime_iface *airtime_iface_find(const struct net_device *dev)
 	return NULL;
 }
 
+/*
+ * The RTS threshold of @dev's wiphy, in bytes (mac80211 protects an MPDU
+ * longer than it, FCS included, with RTS/CTS), AIRTIME_RTS_OFF for none or
+ * for a device that is not 802.11 (the tests' fake feedback).  Read where
+ * mac80211 reads it, without a lock: a change applies from the next view.
+ */
+static u32 airtime_dev_rts_threshold(const struct net_device *dev)
+{
+	const struct wireless_dev *wdev = dev ? dev->ieee80211_ptr : NULL;
+
+	if (!wdev || !wdev->wiphy)
+		return AIRTIME_RTS_OFF;
+	return READ_ONCE(wdev->wiphy->rts_threshold);
+}
+
 static void airtime_fb_slot(const struct ieee80211_airtime_view *view)
 {
 	u16 n_sta = min_t(u16, view->n_sta, IEEE80211_AIRTIME_VIEW_MAX_STA);
@@ -267,6 +284,7 @@ static void airtime_fb_slot(const struct ieee80211_airtime_view *view)
 	snap->n_active = view->n_active;
 	snap->n_sta = n_sta;
 	snap->others_us = view->others_us;
+	snap->rts_threshold = airtime_dev_rts_threshold(view->dev);
 	memcpy(snap->sta, view->sta, n_sta * sizeof(view->sta[0]));
 
 	spin_lock(&airtime_views_lock);
@@ -548,18 +566,27 @@ static bool airtime_rate_ht(u32 kbps)
 	return true;
 }
 
-static u32 airtime_t_tcp(u32 rate_kbps, u32 mss, u32 hdr_len)
+/*
+ * T_TCP (11) at @rate_kbps.  RTS/CTS as the parameter rts says: "auto"
+ * (the default) as mac80211 decides, from the RTS threshold of the view's
+ * wiphy (@rts_threshold); "on" before every frame, as the paper's
+ * experiments; "off" never.
+ */
+static u32 airtime_t_tcp(u32 rate_kbps, u32 mss, u32 hdr_len,
+			 u32 rts_threshold)
 {
 	struct airtime_rate rate = { .kbps = rate_kbps };
+	int std = READ_ONCE(phy_std), mode = READ_ONCE(rts);
 	struct airtime_phy phy;
-	int std = READ_ONCE(phy_std);
 
 	if (rate_kbps < 6000)	/* DSSS/CCK data rates are not modelled */
 		return 0;
 	if (std < 0)
 		std = airtime_rate_ht(rate_kbps) ? AIRTIME_PHY_HT_5GHZ :
 						   AIRTIME_PHY_11A;
-	airtime_phy_init(&phy, std, READ_ONCE(rts));
+	airtime_phy_init(&phy, std, mode > 0);
+	if (mode < 0)
+		phy.rts_threshold = rts_threshold;
 	return airtime_t_tcp_ns(&phy, &rate, mss, hdr_len, READ_ONCE(b));
 }
 
@@ -807,7 +834,7 @@ static void __airtime_update(struct sock *sk)
 	if (receiving && rx_rate)
 		rate = rx_rate;
 	hdr = airtime_hdr_len(sk);
-	t_tcp = airtime_t_tcp(rate, mss, hdr);
+	t_tcp = airtime_t_tcp(rate, mss, hdr, snap->rts_threshold);
 	if (!t_tcp) {
 		airtime_no_cap(ca, AIRTIME_SRC_NORATE);
 		ca->rate_kbps = rate;
@@ -1463,8 +1490,34 @@ module_param_cb(r, &airtime_r_ops, &r, 0644);
 MODULE_PARM_DESC(r, "Satisfaction threshold r in percent, 1-99 (80)");
 module_param_cb(b, &airtime_b_ops, &b, 0644);
 MODULE_PARM_DESC(b, "TCP segments per TCP ACK (delayed ACK factor), 1-8 (2)");
-module_param(rts, bool, 0644);
-MODULE_PARM_DESC(rts, "Model an RTS/CTS exchange before every data frame (N)");
+static int airtime_set_rts(const char *val, const struct kernel_param *kp)
+{
+	bool on;
+
+	if (sysfs_streq(val, "auto")) {
+		WRITE_ONCE(rts, -1);
+		return 0;
+	}
+	if (kstrtobool(val, &on))
+		return -EINVAL;
+	WRITE_ONCE(rts, on);
+	return 0;
+}
+
+static int airtime_get_rts(char *buf, const struct kernel_param *kp)
+{
+	int mode = READ_ONCE(rts);
+
+	return sysfs_emit(buf, "%s\n", mode < 0 ? "auto" : mode ? "on" : "off");
+}
+
+static const struct kernel_param_ops airtime_rts_ops = {
+	.set = airtime_set_rts,
+	.get = airtime_get_rts,
+};
+
+module_param_cb(rts, &airtime_rts_ops, NULL, 0644);
+MODULE_PARM_DESC(rts, "RTS/CTS in the model: auto (the wiphy's RTS threshold, as mac80211), on (before every frame), off");
 module_param(rcv_clamp, bool, 0644);
 MODULE_PARM_DESC(rcv_clamp, "Clamp the advertised window of receiving sockets to wnd_max (Y)");
 
@@ -1538,14 +1591,16 @@ static int airtime_get_views(char *buf, const struct kernel_param *kp)
 		if (!snap)
 			continue;
 		len += scnprintf(buf + len, PAGE_SIZE - len,
-				 "view %s ifindex %d seq %u source %s T %u beacon %u busy %u N %u others %u age_ms %llu\n",
+				 "view %s ifindex %d seq %u source %s T %u beacon %u busy %u N %u others %u age_ms %llu rts_threshold %d\n",
 				 ifc->name, ifc->ifindex, snap->seq,
 				 snap->source < ARRAY_SIZE(src) ?
 				 src[snap->source] : "?", snap->slot_us,
 				 snap->beacon_us, snap->busy_us, snap->n_active,
 				 snap->others_us,
 				 div_u64(ktime_get_ns() - snap->stamp_ns,
-					 NSEC_PER_MSEC));
+					 NSEC_PER_MSEC),
+				 snap->rts_threshold == AIRTIME_RTS_OFF ? -1 :
+				 (int)min_t(u32, snap->rts_threshold, INT_MAX));
 		for (i = 0; i < snap->n_sta; i++)
 			len += scnprintf(buf + len, PAGE_SIZE - len,
 					 " sta %pM occ %u rate %u rx_rate %u\n",

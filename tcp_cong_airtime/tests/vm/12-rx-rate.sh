@@ -41,13 +41,19 @@
 #    9.0 Mbit/s;
 #  - the download stays within that theta.
 #
+# And the RTS/CTS of the model (parameter rts, default auto: the wiphy's
+# RTS threshold, as mac80211 decides; airtime_kunit.c checks the model):
+# sta1's views carry its wiphy's threshold, -1 (none) during the download
+# and 0 once "iw phy set rts 0" is in force; the parameter reads auto,
+# takes on, Y (on), off and auto, and refuses anything else.
+#
 # Needs mac80211's airtime view (patch 0006): without it, the
 # checks that need it are skipped with the reason.
 set -u
 . "$AQ_TOP/testbed/lib/guest.sh"
 . "$AQ_TOP/tcp_cong_airtime/tests/vm/lib-airtime.sh"
 
-NT=8
+NT=11
 AT_NAME="rx rate"
 T_RUN=${AQ_RXRATE_T:-5}
 W=$AQ_TMP/rxrate
@@ -179,6 +185,32 @@ tap_in_range "${th_n:-0}" 3 100000 "sta1's receiving airtime socket has a cap (/
 tap_in_range "${th_hi:-99}" 0.5 9.0 "its theta is that of 6 Mbit/s data frames (<= 8.5 Mbit/s; at 54 Mbit/s >= 11.6)"
 tap_in_range "${mx:-0}" 0.3 "$(awk -v t="$th_hi" 'BEGIN { print 1.15 * t }')" \
 	"the download stays within theta ($th_hi Mbit/s, +15 %)"
+# the RTS threshold: none during the download, 0 at the next view after
+# iw sets it (a view every slot, 307 ms; 3 s allowed)
+read -r rts_n rts_off < <(awk -v i="$STA_IF" '$1 == "view" && $2 == i { n++;
+		for (f = 3; f < NF; f++) if ($f == "rts_threshold" && $(f + 1) == -1) k++ }
+	END { printf "%d %d\n", n, k }' "$W/rx.views")
+tap_ok_if "$(( ${rts_n:-0} > 0 && rts_n == rts_off ))" \
+	"sta1's views carry its wiphy's RTS threshold: -1 (none) during the download" \
+	"$rts_off of $rts_n views"
+sta_phy=phy$(ip netns exec sta1 iw dev "$STA_IF" info | awk '/wiphy/ { print $2; exit }')
+ip netns exec sta1 iw phy "$sta_phy" set rts 0
+got=
+for _ in {1..30}; do
+	got=$(view_of "$STA_IF" | awk '$1 == "view" { for (f = 3; f < NF; f++)
+		if ($f == "rts_threshold") print $(f + 1) }')
+	[ "$got" = 0 ] && break
+	read -r -t 0.1 -u "$nap"
+done
+tap_is "$got" 0 "after iw phy $sta_phy set rts 0, sta1's view carries threshold 0"
+ip netns exec sta1 iw phy "$sta_phy" set rts off
+modes=$(cat $par/rts)
+for m in on Y off auto; do
+	echo "$m" >$par/rts 2>/dev/null && modes="$modes $m:$(cat $par/rts)" || modes="$modes $m:refused"
+done
+echo bogus >$par/rts 2>/dev/null && modes="$modes bogus:$(cat $par/rts)" || modes="$modes bogus:refused"
+tap_is "$modes" "auto on:on Y:on off:off auto:auto bogus:refused" \
+	"parameter rts: auto by default; on, Y, off, auto taken; bogus refused"
 if dmesg | grep -E -q 'BUG:|WARNING:|Oops|refcount_t|use-after'; then
 	tap_fail "kernel log clean" "$(dmesg | grep -E 'BUG:|WARNING:|Oops|refcount_t' | head -n 2)"
 else
