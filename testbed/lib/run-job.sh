@@ -569,6 +569,16 @@ for k in "${todo[@]}"; do
 		printf '%s\t%s\t%s\n' "$m" "$(modinfo -n "$m" 2>/dev/null)" \
 			"$(modinfo -F srcversion "$m" 2>/dev/null)"
 	done >"$raw/modules.tsv"
+	# the loaded modules' parameters as the run left them (tcp_airtime's
+	# views apart: its samples have them)
+	for m in mac80211 mac80211_hwsim sch_ebdp tcp_airtime; do
+		for f in /sys/module/"$m"/parameters/*; do
+			[ -r "$f" ] && [ "${f##*/}" != views ] || continue
+			pv=
+			IFS= read -r pv <"$f" 2>/dev/null || [ -n "$pv" ] || continue
+			printf '%s\t%s\t%s\n' "$m" "${f##*/}" "$pv"
+		done
+	done >"$raw/params.tsv" 2>/dev/null
 	python3 "$AQ_TOP/testbed/suite/collect.py" "$job" "$v" "$raw" >"$raw/run.json" 2>"$raw/collect.err" ||
 		say "$scn $id: $v: collect failed: $(tail -n 1 "$raw/collect.err")"
 	rm -rf "$dest/raw/$id/$v"
