@@ -77,7 +77,9 @@ while [ $k -lt 136 ]; do
 	v=
 	read -r v <$par/views
 	src=$(air_get $cport source)
-	[ -n "$v" ] && [ -n "$src" ] && echo "${v##* age_ms } $src" >>"$AQ_TMP/long.samples"
+	age=${v##* age_ms }	# the field after "age_ms" (more may follow it)
+	age=${age%% *}
+	[ -n "$v" ] && [ -n "$src" ] && echo "$age $src" >>"$AQ_TMP/long.samples"
 	k=$((k + 1))
 	read -r -t 0.25 -u "$nap"
 done
