@@ -17,8 +17,8 @@
  * @rts: an RTS/CTS exchange precedes every data frame
  *
  * No RTS threshold (AIRTIME_RTS_OFF): set ->rts_threshold after this to
- * model one.  DIFS is SIFS + 2 slots (DCF, as in the paper); the data MPDU carries a
- * QoS header.  802.11g with protection uses the long slot and CWmin 31 of
+ * model one.  DIFS is SIFS + 2 slots (DCF, as in the paper); the data
+ * MPDU carries a QoS header.  802.11g with protection uses the long slot and CWmin 31 of
  * a BSS with non-ERP stations and protects data with a CTS-to-self (or
  * RTS/CTS) at 1 Mbit/s DSSS, long preamble.
  */

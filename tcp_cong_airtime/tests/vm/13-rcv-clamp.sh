@@ -57,9 +57,6 @@ grep -q "^view aqv0 .*source sta-bss-load" $par/views &&
 field() { awk -v k="$2" '{ for (i = 1; i < NF; i++) if ($i == k) { print $(i + 1); exit } }' <<<"$1"; }
 
 # --- the passive receiver ------------------------------------------------
-out=$AQ_TMP/rcv-clamp.out
-"$py" "$helper" recv 10.7.0.1 5301 airtime >"$out" 2>&1 &
-rcv_pid=$!
 # wait_line FILE PATTERN SECONDS: until a line of FILE matches PATTERN
 wait_line() {
 	local i
@@ -69,13 +66,23 @@ wait_line() {
 	done
 	return 1
 }
-wait_line "$out" '^listening' 60 || fail_rest "receiver helper: $(head -c 300 "$out")"
+# transfer OUT PORT BYTES [WAIT_S]: an airtime receiver here, a reno
+# sender in netns b that waits WAIT_S after the handshake; the receiver's
+# "first", "end" and "bytes" lines into OUT
+transfer() {
+	local rcv_pid
+	"$py" "$helper" recv 10.7.0.1 "$2" airtime >"$1" 2>&1 &
+	rcv_pid=$!
+	wait_line "$1" '^listening' 60 || fail_rest "receiver helper: $(head -c 300 "$1")"
+	ip netns exec b "$py" "$helper" send 10.7.0.1 "$2" "$3" "${4:-0}" 2>>"$AQ_TMP/send.err"
+	wait_line "$1" '^bytes ' 60
+	kill "$rcv_pid" 2>/dev/null
+	wait "$rcv_pid" 2>/dev/null
+}
+out=$AQ_TMP/rcv-clamp.out
 # the sender waits 1 s after the handshake: "first" is read before any
 # data (the first data segment lifts the clamp until the next ACK: *Limits*)
-ip netns exec b "$py" "$helper" send 10.7.0.1 5301 600000 1 2>"$AQ_TMP/send.err"
-wait_line "$out" '^bytes ' 60
-kill "$rcv_pid" 2>/dev/null
-wait "$rcv_pid" 2>/dev/null
+transfer "$out" 5301 600000 1
 first=$(grep '^first ' "$out")
 end=$(grep '^end ' "$out")
 tap_diag "$first" "$end" "$(grep '^bytes ' "$out")"
@@ -105,13 +112,7 @@ for i in {1..50}; do
 	read -r -t 0.1 -u "$at_nap"
 done
 out=$AQ_TMP/rcv-room.out
-"$py" "$helper" recv 10.7.0.1 5302 airtime >"$out" 2>&1 &
-rcv_pid=$!
-wait_line "$out" '^listening' 60 || fail_rest "receiver helper: $(head -c 300 "$out")"
-ip netns exec b "$py" "$helper" send 10.7.0.1 5302 4000000 2>>"$AQ_TMP/send.err"
-wait_line "$out" '^bytes ' 60
-kill "$rcv_pid" 2>/dev/null
-wait "$rcv_pid" 2>/dev/null
+transfer "$out" 5302 4000000
 end=$(grep '^end ' "$out")
 read -r _ _ rmem_max < <(sysctl -n net.ipv4.tcp_rmem)
 tap_diag "$(grep '^first ' "$out")" "$end" "$(grep '^bytes ' "$out")" "tcp_rmem[2] $rmem_max"

@@ -9,8 +9,9 @@
 #   recv ADDR PORT CC  listen on ADDR:PORT with TCP_CONGESTION CC, accept
 #                      one connection and print at once its window_clamp
 #                      (TCP_WINDOW_CLAMP), SO_RCVBUF, rcv_ssthresh
-#                      (TCP_INFO) and its /proc/net/tcp_airtime line ("first ..."); read until EOF, then print the
-#                      same ("end ...") and the bytes read
+#                      (TCP_INFO) and its /proc/net/tcp_airtime line
+#                      ("first ..."); read until EOF, then print the same
+#                      ("end ...") and the bytes read
 #   send ADDR PORT BYTES [WAIT_S]
 #                      connect, wait WAIT_S seconds (default 0), send BYTES
 #   sink ADDR PORT     accept connections on ADDR:PORT and read each to
