@@ -58,7 +58,7 @@
 #include <linux/list.h>
 #include <linux/netdevice.h>
 
-#define IEEE80211_FEEDBACK_API_VERSION	6
+#define IEEE80211_FEEDBACK_API_VERSION	7
 
 /* Flags of struct ieee80211_tx_feedback */
 #define IEEE80211_TXFB_ACKED		BIT(0)	/* MAC ACK or Block Ack bit seen */
@@ -113,6 +113,7 @@ enum ieee80211_airtime_source {
 	IEEE80211_AIRTIME_SRC_STA_BSS_LOAD, /* a station: own airtime + BSS Load */
 	IEEE80211_AIRTIME_SRC_STA_LOCAL, /* a station without BSS Load element */
 	IEEE80211_AIRTIME_SRC_STA_HEARD, /* a station: own airtime + overheard */
+	IEEE80211_AIRTIME_SRC_STA_AP,	/* a station: the AP's advertised view */
 };
 
 /**
@@ -146,17 +147,22 @@ struct ieee80211_airtime_view_sta {
  *	number of active stations changed)
  * @beacon_us: t_beacon, airtime taken by beacons in the slot
  * @busy_us: medium busy time in the slot from the driver's survey, 0 if the
- *	driver has none
+ *	driver has none (always the interface's own slot)
  * @n_active: N, stations with traffic in the slot.  A station that
  *	overhears the frames of its BSS (IEEE80211_AIRTIME_SRC_STA_HEARD):
- *	the other stations it heard active, plus itself; else the station
- *	count of the AP's BSS Load element when the AP advertises one
+ *	the other stations it heard active, plus itself; from an AP's
+ *	advertisement, the stations the AP counted active, plus the station
+ *	itself if the AP did not count it; else the station count of the
+ *	AP's BSS Load element when the AP advertises one
  * @n_sta: entries used in @sta (<= IEEE80211_AIRTIME_VIEW_MAX_STA)
  * @others_us: occupancy of active stations beyond @n_sta entries (for a
  *	station that overhears its BSS: of the other stations it heard
  *	active)
  * @sta: per-station occupancy; an AP lists its active stations, a station
- *	lists itself only
+ *	lists itself only, or, from its AP's advertisement
+ *	(IEEE80211_AIRTIME_SRC_STA_AP), itself first and then the other
+ *	stations the AP counted active in its last slot, their occupancy
+ *	scaled to this slot's length and their rates 0 (as is @others_us)
  */
 struct ieee80211_airtime_view {
 	struct net_device *dev;
