@@ -136,6 +136,8 @@ enum airtime_source {
 	AIRTIME_SRC_STA_BSS_LOAD,
 	AIRTIME_SRC_STA_LOCAL,
 	AIRTIME_SRC_STA_HEARD,
+	AIRTIME_SRC_STA_AP,
+	AIRTIME_SRC_MAX = AIRTIME_SRC_STA_AP	/* fits airtime_ca.source */
 };
 
 /* Latest airtime view of one interface, replaced as a whole (RCU) */
@@ -215,7 +217,7 @@ struct airtime_ca {
 	u16 n_active;		/* N */
 	u16 m;			/* M_x used in (6) */
 	u8 addr[ETH_ALEN];	/* station x */
-	u8 source:3,		/* enum airtime_source */
+	u8 source:4,		/* enum airtime_source */
 	   inited:1,		/* ->init ran (->release may come without) */
 	   receiving:1;		/* direction at the last computation */
 };
@@ -791,11 +793,15 @@ static void __airtime_update(struct sock *sk)
 	 * the view's and its connections' tau of the last slot, the others'
 	 * are scaled by x's ratio of the two.  A station x not in the view
 	 * is about to become active: count it with t_x = 0.  A station's own
-	 * view knows only itself (airtime_sta_share_us()).
+	 * view knows only itself (airtime_sta_share_us()), unless its AP
+	 * advertises the occupancy of every station it counts active
+	 * (IEEE80211_AIRTIME_SRC_STA_AP): then the station splits the slot
+	 * as the AP would.
 	 */
 	tau = airtime_group_tau(ca->grp, snap->seq);
 	n_act = max_t(u32, snap->n_active, snap->n_sta) + !found;
-	if (snap->source == IEEE80211_AIRTIME_SRC_AP) {
+	if (snap->source == IEEE80211_AIRTIME_SRC_AP ||
+	    snap->source == IEEE80211_AIRTIME_SRC_STA_AP) {
 		u32 ratio = airtime_occ_ratio_q16(t_x, tau);
 		u32 t_own = airtime_occ_own_us(t_x, tau);
 
@@ -887,6 +893,9 @@ static void __airtime_update(struct sock *sk)
 	case IEEE80211_AIRTIME_SRC_STA_HEARD:
 		ca->source = AIRTIME_SRC_STA_HEARD;
 		break;
+	case IEEE80211_AIRTIME_SRC_STA_AP:
+		ca->source = AIRTIME_SRC_STA_AP;
+		break;
 	default:
 		ca->source = AIRTIME_SRC_STA_LOCAL;
 		break;
@@ -921,6 +930,7 @@ static const char * const airtime_src_names[] = {
 	[AIRTIME_SRC_STA_BSS_LOAD] = "mac80211-sta-bss-load",
 	[AIRTIME_SRC_STA_LOCAL] = "mac80211-sta-local",
 	[AIRTIME_SRC_STA_HEARD] = "mac80211-sta-heard",
+	[AIRTIME_SRC_STA_AP] = "mac80211-sta-ap",
 };
 
 /* As __airtime_update(); logs changes of the cap (dynamic debug) */
@@ -1578,7 +1588,7 @@ MODULE_PARM_DESC(feedback, "Feedback source in use (read only)");
 static int airtime_get_views(char *buf, const struct kernel_param *kp)
 {
 	static const char * const src[] = { "ap", "sta-bss-load", "sta-local",
-					    "sta-heard" };
+					    "sta-heard", "sta-ap" };
 	const struct airtime_rate_upd *upd;
 	const struct airtime_snap *snap;
 	struct airtime_iface *ifc;
@@ -1648,6 +1658,7 @@ static int __init airtime_register(void)
 	int ret;
 
 	BUILD_BUG_ON(sizeof(struct airtime_ca) > ICSK_CA_PRIV_SIZE);
+	BUILD_BUG_ON(AIRTIME_SRC_MAX >= 1 << 4);	/* source:4 */
 
 	ret = register_pernet_subsys(&airtime_net_ops);
 	if (ret)

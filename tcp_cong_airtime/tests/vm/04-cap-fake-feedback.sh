@@ -28,7 +28,7 @@ set -u
 . "$AQ_TOP/tcp_cong_airtime/tests/vm/lib-airtime.sh"
 
 # the veth pair, the iperf3 server and the test module (lib-airtime.sh)
-fakefb_setup 25
+fakefb_setup 27
 ko=$FAKEFB_KO
 peer=$PEER
 own=$OWN
@@ -176,6 +176,39 @@ read -r bwx_lo bwx_hi < <(bw_range rcvx "$(iperf3_ports "$AQ_TMP/rcvx.json" | he
 tap_diag "receiver at rx 6 / tx 54 Mbit/s: theta $bwx_lo..$bwx_hi Mbit/s, download $mx Mbit/s after the first second ($(iperf3_mbps "$AQ_TMP/rcvx.json") over 6 s)"
 tap_in_range "${bwx_hi:--}" 2.3 4.8 "receiver's theta from the receive rate (6 Mbit/s: 2.37-4.73 Mbit/s)"
 tap_in_range "$mx" 1.0 5.5 "receiver clamp at the receive rate limits the download to about theta (after the first second)"
+
+# 5c. our AP's advertisement (source sta-ap): our station first, the one
+#     other active station listed, satisfied at 20000 us.  We may take what
+#     it leaves, as the AP's split (5) gives: t_bar + t_remain, up to
+#     150000 + (300000 - 20000 - t_x) us (and, for a slot, up to twice
+#     that less tau: the reallocation is optimistic).  A station's view
+#     without the list (5, 5b: the same N, slot and rate) takes the others
+#     at their equal share and gets t_bar: a theta of 2.37 Mbit/s.
+rmmod airtime_fakefb
+airtime_unload
+insmod "$ko" ifname=aqv0 source=4 n_active=2 period_ms=307 \
+	addrs="$own,02:00:00:00:00:99" occ=0,20000 rate=6000,0 rx_rate=6000,0
+modprobe tcp_airtime
+for i in {1..50}; do
+	grep -q "^view aqv0 .*source sta-ap" $par/views && break
+	read -r -t 0.1 -u "$at_nap"
+done
+run rcva -C airtime -R -t 8
+port=$(iperf3_ports "$AQ_TMP/rcva.json" | head -n 1)
+read -r bwa_lo bwa_hi < <(bw_range rcva "$port" recv)
+read -r a_n a_ok a_first < <(awk -v p="${port:-0}" -v own="$own" "$AIR_AWK"'
+	$0 ~ ":" p " " && air("theta") > 0 && air("dir") == "recv" {
+		n++
+		if (air("source") == "mac80211-sta-ap" && air("N") == 2 && air("sta") == own) ok++
+		else if (!bad++) first = air("source") "/" air("N") "/" air("sta")
+	} END { printf "%d %d %s\n", n, ok, first == "" ? "-" : first }' "$AQ_TMP/rcva.air")
+tap_diag "advertised view: theta $bwa_lo..$bwa_hi Mbit/s, download $(steady "$AQ_TMP/rcva.json") Mbit/s after the first second" \
+	"$(grep '^view aqv0' $par/views)"
+tap_ok_if "$(( a_n >= 3 && a_ok == a_n ))" \
+	"advertised view: the receiving connection takes source sta-ap, N 2 and its own station" \
+	"$a_ok of $a_n samples; first other: $a_first"
+tap_in_range "${bwa_hi:--}" 3.0 9.5 \
+	"advertised view: the receiver takes what the satisfied station leaves (theta above t_bar's 2.37 Mbit/s)"
 
 # 6. provider goes away under running connections, then unload
 iperf3 -c 10.7.0.2 -C airtime -t 120 -P 2 -J >"$AQ_TMP/gone.json" 2>&1 &
