@@ -140,6 +140,37 @@ enum airtime_source {
 	AIRTIME_SRC_MAX = AIRTIME_SRC_STA_AP	/* fits airtime_ca.source */
 };
 
+/* The views' sources are the "mac80211-" ones, without the prefix */
+#define AIRTIME_SRC_PREFIX	"mac80211-"
+static const char * const airtime_src_names[] = {
+	[AIRTIME_SRC_NONE] = "none",
+	[AIRTIME_SRC_NOVIEW] = "no-view",
+	[AIRTIME_SRC_STALE] = "stale",
+	[AIRTIME_SRC_NORATE] = "no-rate",
+	[AIRTIME_SRC_AP] = AIRTIME_SRC_PREFIX "ap",
+	[AIRTIME_SRC_STA_BSS_LOAD] = AIRTIME_SRC_PREFIX "sta-bss-load",
+	[AIRTIME_SRC_STA_LOCAL] = AIRTIME_SRC_PREFIX "sta-local",
+	[AIRTIME_SRC_STA_HEARD] = AIRTIME_SRC_PREFIX "sta-heard",
+	[AIRTIME_SRC_STA_AP] = AIRTIME_SRC_PREFIX "sta-ap",
+};
+
+/* Our source for a view's enum ieee80211_airtime_source */
+static enum airtime_source airtime_src_of_view(u8 source)
+{
+	switch (source) {
+	case IEEE80211_AIRTIME_SRC_AP:
+		return AIRTIME_SRC_AP;
+	case IEEE80211_AIRTIME_SRC_STA_BSS_LOAD:
+		return AIRTIME_SRC_STA_BSS_LOAD;
+	case IEEE80211_AIRTIME_SRC_STA_HEARD:
+		return AIRTIME_SRC_STA_HEARD;
+	case IEEE80211_AIRTIME_SRC_STA_AP:
+		return AIRTIME_SRC_STA_AP;
+	default:
+		return AIRTIME_SRC_STA_LOCAL;
+	}
+}
+
 /* Latest airtime view of one interface, replaced as a whole (RCU) */
 struct airtime_snap {
 	struct rcu_head rcu;
@@ -883,23 +914,7 @@ static void __airtime_update(struct sock *sk)
 	ca->wnd_max = rtt ? max_t(u32, AIRTIME_MIN_CWND,
 				  airtime_wnd_max_segs(rtt, theta, mss)) : 0;
 	ca->n_active = min_t(u32, n_act, U16_MAX);
-	switch (snap->source) {
-	case IEEE80211_AIRTIME_SRC_AP:
-		ca->source = AIRTIME_SRC_AP;
-		break;
-	case IEEE80211_AIRTIME_SRC_STA_BSS_LOAD:
-		ca->source = AIRTIME_SRC_STA_BSS_LOAD;
-		break;
-	case IEEE80211_AIRTIME_SRC_STA_HEARD:
-		ca->source = AIRTIME_SRC_STA_HEARD;
-		break;
-	case IEEE80211_AIRTIME_SRC_STA_AP:
-		ca->source = AIRTIME_SRC_STA_AP;
-		break;
-	default:
-		ca->source = AIRTIME_SRC_STA_LOCAL;
-		break;
-	}
+	ca->source = airtime_src_of_view(snap->source);
 unlock:
 	rcu_read_unlock();
 }
@@ -920,18 +935,6 @@ static void airtime_apply_cap(struct sock *sk)
 	if (tcp_snd_cwnd(tp) > tp->snd_cwnd_clamp)
 		tcp_snd_cwnd_set(tp, tp->snd_cwnd_clamp);
 }
-
-static const char * const airtime_src_names[] = {
-	[AIRTIME_SRC_NONE] = "none",
-	[AIRTIME_SRC_NOVIEW] = "no-view",
-	[AIRTIME_SRC_STALE] = "stale",
-	[AIRTIME_SRC_NORATE] = "no-rate",
-	[AIRTIME_SRC_AP] = "mac80211-ap",
-	[AIRTIME_SRC_STA_BSS_LOAD] = "mac80211-sta-bss-load",
-	[AIRTIME_SRC_STA_LOCAL] = "mac80211-sta-local",
-	[AIRTIME_SRC_STA_HEARD] = "mac80211-sta-heard",
-	[AIRTIME_SRC_STA_AP] = "mac80211-sta-ap",
-};
 
 /* As __airtime_update(); logs changes of the cap (dynamic debug) */
 static void airtime_update(struct sock *sk)
@@ -1587,8 +1590,6 @@ MODULE_PARM_DESC(feedback, "Feedback source in use (read only)");
 /* The cached views and station groups, one line each (read only) */
 static int airtime_get_views(char *buf, const struct kernel_param *kp)
 {
-	static const char * const src[] = { "ap", "sta-bss-load", "sta-local",
-					    "sta-heard", "sta-ap" };
 	const struct airtime_rate_upd *upd;
 	const struct airtime_snap *snap;
 	struct airtime_iface *ifc;
@@ -1603,8 +1604,8 @@ static int airtime_get_views(char *buf, const struct kernel_param *kp)
 		len += scnprintf(buf + len, PAGE_SIZE - len,
 				 "view %s ifindex %d seq %u source %s T %u beacon %u busy %u N %u others %u age_ms %llu rts_threshold %d\n",
 				 ifc->name, ifc->ifindex, snap->seq,
-				 snap->source < ARRAY_SIZE(src) ?
-				 src[snap->source] : "?", snap->slot_us,
+				 airtime_src_names[airtime_src_of_view(snap->source)] +
+				 strlen(AIRTIME_SRC_PREFIX), snap->slot_us,
 				 snap->beacon_us, snap->busy_us, snap->n_active,
 				 snap->others_us,
 				 div_u64(ktime_get_ns() - snap->stamp_ns,
