@@ -563,8 +563,14 @@ for k in "${todo[@]}"; do
 	cp "$out/medium.json" "$raw/medium-config.json" 2>/dev/null
 	cp "$out/nstar.txt" "$raw/" 2>/dev/null
 	cp "$out/assoc.txt" "$raw/" 2>/dev/null
-	printf '{"guest_start": %s, "guest_end": %s, "kernel": "%s", "clock": "%s"}\n' \
-		"$t0" "$t1" "$(uname -r)" "${AQ_CLOCK:-wall}" >"$raw/times.json"
+	# what the run cost the guest: memory in use (MemTotal - MemAvailable)
+	# at its end, and the medium's peak resident set (VmHWM), in kB
+	mem_kb=$(awk '/^MemTotal:/ {t = $2} /^MemAvailable:/ {a = $2} END {print t - a}' /proc/meminfo)
+	hwm_kb=null
+	[ -n "$MEDIUM_PID" ] &&
+		hwm_kb=$(awk '/^VmHWM:/ {print $2}' "/proc/$MEDIUM_PID/status" 2>/dev/null)
+	printf '{"guest_start": %s, "guest_end": %s, "kernel": "%s", "clock": "%s", "mem_used_kb": %s, "medium_hwm_kb": %s}\n' \
+		"$t0" "$t1" "$(uname -r)" "${AQ_CLOCK:-wall}" "$mem_kb" "${hwm_kb:-null}" >"$raw/times.json"
 	for m in mac80211 mac80211_hwsim sch_ebdp tcp_airtime; do
 		printf '%s\t%s\t%s\n' "$m" "$(modinfo -n "$m" 2>/dev/null)" \
 			"$(modinfo -F srcversion "$m" 2>/dev/null)"

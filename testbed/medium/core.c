@@ -391,6 +391,7 @@ int aq_radio_add(struct aq_medium *m, const char *name, const uint8_t *addr)
 	ep = r->epoch;
 	free(r->maddr);
 	free(r->sta_airtime);
+	free(r->sta_exch);
 	memset(r, 0, sizeof(*r));
 	r->txop_ac = -1;
 	r->access_gen = ag + 1;
@@ -405,6 +406,7 @@ int aq_radio_add(struct aq_medium *m, const char *name, const uint8_t *addr)
 	r->noise_dbm = m->chan.noise_dbm;
 	r->cca_dbm = m->chan.cca_dbm;
 	r->sta_airtime = calloc(AQ_MAX_RADIOS, sizeof(int64_t));
+	r->sta_exch = calloc(AQ_MAX_RADIOS, sizeof(uint64_t));
 	for (int ac = 0; ac < AQ_NUM_AC; ac++) {
 		r->ac[ac].cw = 0;
 		aq_radio_set_edca(m, i, ac, m->default_edca[ac][0],
@@ -1452,6 +1454,8 @@ static void start_exchange(struct aq_medium *m, int ri, int ac)
 		tx->nav = resp ? m->phy.sifs + rdur : 0;
 	r->cur = tx;
 	r->exch_start = m->now;
+	if (f->dst >= 0 && r->sta_exch)
+		r->sta_exch[f->dst]++;
 	if (resp && (tx->bytes > m->phy.rts_threshold ||
 		     (f->rates[e].flags & HWSIM_TX_RC_USE_RTS_CTS))) {
 		struct aq_tx *rts = tx_alloc(m);
@@ -1594,8 +1598,10 @@ void aq_fini(struct aq_medium *m)
 			aq_radio_remove(m, i);
 		free(m->radio[i].maddr);
 		free(m->radio[i].sta_airtime);
+		free(m->radio[i].sta_exch);
 		m->radio[i].maddr = NULL;
 		m->radio[i].sta_airtime = NULL;
+		m->radio[i].sta_exch = NULL;
 	}
 	while (m->heap_len) {
 		struct aq_event e;

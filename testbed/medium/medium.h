@@ -271,6 +271,7 @@ struct aq_radio {
 	/* stats */
 	int64_t created, busy_ns, busy_since, tx_ns, rx_ns;
 	int64_t *sta_airtime;		/* [AQ_MAX_RADIOS] ns toward each dst */
+	uint64_t *sta_exch;		/* [AQ_MAX_RADIOS] exchanges toward each */
 	uint64_t rx_frames, rx_errors, tx_responses;
 	uint64_t rx_overheard;		/* overhear: others' unicast data delivered */
 	uint64_t frames_in;		/* frames the kernel gave for this radio */

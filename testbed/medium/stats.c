@@ -167,6 +167,15 @@ void aq_stats_json(struct aq_medium *m, FILE *o)
 				us(r->sta_airtime[j]));
 			fs = false;
 		}
+		fprintf(o, "},\n   \"exchanges_to\": {");
+		fs = true;
+		for (unsigned int j = 0; j < m->n_radios; j++) {
+			if (!r->sta_exch || !r->sta_exch[j] || !m->radio[j].present)
+				continue;
+			fprintf(o, "%s\"%s\": %" PRIu64, fs ? "" : ", ",
+				m->radio[j].name, r->sta_exch[j]);
+			fs = false;
+		}
 		fprintf(o, "},\n   \"ac\": {");
 		for (int ac = 0; ac < AQ_NUM_AC; ac++) {
 			struct aq_ac_state *q = &r->ac[ac];

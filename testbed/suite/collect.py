@@ -181,8 +181,28 @@ def medium_delta(raw):
             to = (apb.get("airtime_to_us", {}).get(r["name"], 0.0) -
                   apa.get("airtime_to_us", {}).get(r["name"], 0.0))
         occupancy[r["name"]] = (r["tx_us"] - ra["tx_us"]) + to
+    # the same in the paper's units (section III-A: t_i counts each frame
+    # exchange with DIFS and the mean backoff, as T_data (12) does): each
+    # exchange the station started and the AP started toward it adds
+    # DIFS (SIFS + 2 slots) + CWmin / 2 slots of best effort.  Records of
+    # a medium without exchanges_to have none.
+    occupancy_model = {}
+    st = b.get("settings") or {}
+    if apb and apa and "exchanges_to" in apb and st.get("slot_us") and st.get("sifs_us"):
+        for r in b["radios"]:
+            ra = before.get(r["name"])
+            if r["name"] == "ap" or not ra or r["name"] not in occupancy:
+                continue
+            n_exch = (sum(r.get("exchanges_to", {}).values()) -
+                      sum(ra.get("exchanges_to", {}).values()) +
+                      apb["exchanges_to"].get(r["name"], 0) -
+                      apa.get("exchanges_to", {}).get(r["name"], 0))
+            cwmin = r["ac"].get("BE", {}).get("cwmin", 15)
+            per = st["sifs_us"] + 2 * st["slot_us"] + cwmin / 2 * st["slot_us"]
+            occupancy_model[r["name"]] = occupancy[r["name"]] + n_exch * per
     return {"time_us": span, "phy": b.get("phy"), "settings": b.get("settings"),
             "contending_hist_us": hist, "occupancy_us": occupancy,
+            "occupancy_model_us": occupancy_model or None,
             "transmissions": b["transmissions"] - a["transmissions"],
             "same_slot_collisions": b["same_slot_collisions"] - a["same_slot_collisions"],
             "kernel_rejected_frames": b.get("kernel_rejected_frames", 0) - a.get("kernel_rejected_frames", 0),
@@ -398,6 +418,8 @@ def main():
            "variant_spec": spec, "host": job.get("host", {}),
            "guest": {"kernel": times.get("kernel"), "clock": times.get("clock"),
                      "start": times.get("guest_start"), "end": times.get("guest_end"),
+                     "mem_used_kb": times.get("mem_used_kb"),
+                     "medium_hwm_kb": times.get("medium_hwm_kb"),
                      "modules": modules(raw)},
            "error": None}
     err = load(os.path.join(raw, "error.json"))
@@ -471,6 +493,11 @@ def main():
         "n_star": n_star(raw),
         "occupancy_fairness_index": jain([md["occupancy_us"].get(st) for st in
                                 sorted({f["station"] for f in flows})]) if md else None,
+        # eq. 14 over t_i in the paper's units (DIFS and mean backoff per
+        # exchange; medium_delta())
+        "occupancy_fairness_model": jain([md["occupancy_model_us"].get(st) for st in
+                                          sorted({f["station"] for f in flows})])
+        if md and md.get("occupancy_model_us") else None,
         # COT's Fig. 3: Jain's index of each interval's occupancy over the
         # stations whose flow ran through it, mean over the intervals with
         # two or more
@@ -519,7 +546,7 @@ def main():
             if ag.get("attempts") else None,
             "ap_below_top_rate_percent": below_top(ag.get("by_rate_be")),
         })
-        for f in ("occupancy_fairness_index",):
+        for f in ("occupancy_fairness_index", "occupancy_fairness_model"):
             m[f] = None
         a = re.search(r"associated in ([\d.]+) s", open(os.path.join(raw, "assoc.txt")).read()) \
             if os.path.exists(os.path.join(raw, "assoc.txt")) else None

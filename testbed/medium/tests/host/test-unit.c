@@ -365,6 +365,8 @@ static void test_cw_cap_and_discard(void)
 	EQ(cws[6], 1023, "CW capped at CWmax");
 	EQ(cws[7], 15, "CW reset to CWmin after discard");
 	EQ(m->radio[a].ac[AQ_AC_BE].st.discards, 1, "frame discarded after 8 attempts");
+	EQ(m->radio[a].sta_exch[k], 8, "8 exchanges started toward the sink (exchanges_to)");
+	EQ(m->radio[k].sta_exch[a], 0, "none by the sink, which never decoded one");
 	done(m);
 }
 
