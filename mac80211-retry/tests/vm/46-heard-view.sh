@@ -26,26 +26,8 @@ tap_plan $N
 atview_bss $N "heard view" 3 '.phy.overhear = true' bss_load_update_period=1
 
 STA1_MAC=$(mac sta1 "${STA_IFS[0]}")
-exec {nap}<> <(:)	# read -t on it: a sleep without a process
 iperf3_server sta2 5201 && iperf3_server sta3 5201 ||
 	skip_all $N "iperf3 servers on sta2, sta3"
-# busy P [ADDR...]: 4 Mbit/s UDP downloads from srv (behind the AP) to
-# each ADDR for 4 s; after 1 s for the views to follow, the views of the
-# next 2 s (6 or so slots) are logged as phase P.  Waits for its own
-# downloads only (a plain wait would wait for the medium too).
-busy() {
-	local p=$1 a dl=()
-	shift
-	for a; do
-		ip netns exec srv iperf3 -c "$a" -u -b 4M -l 1400 -t 4 >/dev/null 2>&1 &
-		dl+=($!)
-	done
-	read -r -t 1 -u "$nap"
-	phase "$p"
-	read -r -t 2 -u "$nap"
-	phase 0
-	[ ${#dl[@]} -eq 0 ] || wait "${dl[@]}"
-}
 
 busy 1 10.0.0.3
 busy 2 10.0.0.3 10.0.0.4

@@ -34,25 +34,8 @@ STA1_MAC=$(mac sta1 "${STA_IFS[0]}")
 STA2_MAC=$(mac sta2 "${STA_IFS[1]}")
 STA3_MAC=$(mac sta3 "${STA_IFS[2]}")
 AP_MAC=$(mac ap "$AP_IF")
-exec {nap}<> <(:)	# read -t on it: a sleep without a process
 iperf3_server sta1 5201 && iperf3_server sta2 5201 && iperf3_server sta3 5201 ||
 	skip_all $N "iperf3 servers on the stations"
-# busy P [ADDR...]: 4 Mbit/s UDP downloads from srv (behind the AP) to
-# each ADDR for 4 s; after 1 s for the views to follow, the views of the
-# next 2 s are logged as phase P (as 46-heard-view.sh)
-busy() {
-	local p=$1 a dl=()
-	shift
-	for a; do
-		ip netns exec srv iperf3 -c "$a" -u -b 4M -l 1400 -t 4 >/dev/null 2>&1 &
-		dl+=($!)
-	done
-	read -r -t 1 -u "$nap"
-	phase "$p"
-	read -r -t 2 -u "$nap"
-	phase 0
-	[ ${#dl[@]} -eq 0 ] || wait "${dl[@]}"
-}
 
 busy 1 10.0.0.3
 busy 2 10.0.0.3 10.0.0.4

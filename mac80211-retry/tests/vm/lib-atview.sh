@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The test consumer atview on one BSS through the medium, for the airtime
-# view tests (40-airtime-view, 45-bss-load-view, 46-heard-view); sourced
-# after testbed/lib/guest.sh.
+# view tests (40-airtime-view, 45-bss-load-view, 46-heard-view,
+# 47-advertised-view) and their downloads (busy, below); sourced after
+# testbed/lib/guest.sh.
 #
 # atview_bss PLAN WHAT N_STA MEDIUM_JQ [HOSTAPD_LINES...]: builds atview
 # (a failed build fails the script), loads hwsim with an AP and N_STA
@@ -43,3 +44,24 @@ mac() { ip -n "$1" -o link show dev "$2" | sed -n 's|.*link/ether \([0-9a-f:]*\)
 
 # phase P: atview tags the views it logs from now on with P (0: untagged)
 phase() { echo "$1" >"$P/phase"; }
+
+# read -t on it: a sleep without a process
+exec {nap}<> <(:)
+
+# busy P [ADDR...]: 4 Mbit/s UDP downloads from srv (behind the AP) to
+# each ADDR for 4 s; after 1 s for the views to follow, the views of the
+# next 2 s (6 or so slots) are logged as phase P.  Waits for its own
+# downloads only (a plain wait would wait for the medium too).
+busy() {
+	local p=$1 a dl=()
+	shift
+	for a; do
+		ip netns exec srv iperf3 -c "$a" -u -b 4M -l 1400 -t 4 >/dev/null 2>&1 &
+		dl+=($!)
+	done
+	read -r -t 1 -u "$nap"
+	phase "$p"
+	read -r -t 2 -u "$nap"
+	phase 0
+	[ ${#dl[@]} -eq 0 ] || wait "${dl[@]}"
+}
