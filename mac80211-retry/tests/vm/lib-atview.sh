@@ -49,17 +49,19 @@ phase() { echo "$1" >"$P/phase"; }
 exec {nap}<> <(:)
 
 # busy P [ADDR...]: 4 Mbit/s UDP downloads from srv (behind the AP) to
-# each ADDR for 4 s; after 1 s for the views to follow, the views of the
-# next 2 s (6 or so slots) are logged as phase P.  Waits for its own
-# downloads only (a plain wait would wait for the medium too).
+# each ADDR; after BUSY_SETTLE_S (default 1) s for the views to follow,
+# the views of the next 2 s (6 or so slots) are logged as phase P, and the
+# downloads last 1 s more.  Waits for its own downloads only (a plain wait
+# would wait for the medium too).
 busy() {
-	local p=$1 a dl=()
+	local p=$1 a dl=() settle=${BUSY_SETTLE_S:-1}
 	shift
 	for a; do
-		ip netns exec srv iperf3 -c "$a" -u -b 4M -l 1400 -t 4 >/dev/null 2>&1 &
+		ip netns exec srv iperf3 -c "$a" -u -b 4M -l 1400 -t $((settle + 3)) \
+			>/dev/null 2>&1 &
 		dl+=($!)
 	done
-	read -r -t 1 -u "$nap"
+	read -r -t "$settle" -u "$nap"
 	phase "$p"
 	read -r -t 2 -u "$nap"
 	phase 0
