@@ -98,11 +98,18 @@ aq_cleanup_all() {
 }
 
 # --- hwsim and namespaces --------------------------------------------------
-hwsim_load() { # N [module params...]
-	local n=$1
+# hwsim_load N [module params...]: mac80211_hwsim with N radios.  A module
+# of the testbed's series (hwsim patch 0006) gets random_tsf=1, so that its
+# APs' beacons fall at unrelated phases as real APs' do (HWSIM_RANDOM_TSF=0:
+# stock TSFs, every radio's the host's real time); a stock module has no
+# such parameter and gets none.
+hwsim_load() {
+	local n=$1 tsf=()
 	shift
 	modprobe -r mac80211_hwsim 2>/dev/null
-	modprobe mac80211_hwsim radios="$n" "$@" || {
+	modinfo -F parm mac80211_hwsim 2>/dev/null | grep -q '^random_tsf:' &&
+		tsf=("random_tsf=${HWSIM_RANDOM_TSF:-1}")
+	modprobe mac80211_hwsim radios="$n" "${tsf[@]}" "$@" || {
 		echo "hwsim_load: modprobe mac80211_hwsim failed" >&2; return 1; }
 	local i
 	for i in $(seq 50); do
