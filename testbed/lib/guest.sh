@@ -593,7 +593,8 @@ obss_total() {
 # that no station lands on a station of the next row's BSS), the others
 # spread evenly.  Log-distance path loss as medium_config_bss (exponent
 # 3): with the medium's CCA of -82 dBm a radio hears every other within
-# about 116 m.
+# about 116 m.  Each radio names its BSS ("bss": "bss<b>"), for the
+# medium's beacon_scope.
 medium_config_obss() {
 	local file=$1 std=$2 k=$3 s=$4 sp=$5 d=$6
 	awk -v std="$std" -v k="$k" -v c="$s" -v sp="$sp" -v d="$d" 'BEGIN {
@@ -604,8 +605,8 @@ medium_config_obss() {
 		printf "  \"hwsim_ext\": true,\n  \"radios\": [\n"
 		for (b = 1; b <= k; b++) {
 			ax[b] = ((b - 1) % cols) * sp; ay[b] = int((b - 1) / cols) * sp
-			printf "%s    { \"name\": \"ap%d\", \"hwsim_index\": %d, \"pos\": [%g, %g] }",
-				(b > 1 ? ",\n" : ""), b, b - 1, ax[b], ay[b]
+			printf "%s    { \"name\": \"ap%d\", \"hwsim_index\": %d, \"bss\": \"bss%d\", \"pos\": [%g, %g] }",
+				(b > 1 ? ",\n" : ""), b, b - 1, b, ax[b], ay[b]
 		}
 		j = 0
 		for (b = 1; b <= k; b++) {
@@ -613,8 +614,8 @@ medium_config_obss() {
 			for (m = 0; m < s; m++) {
 				j++
 				a = pi / 4 + 2 * pi * m / s
-				printf ",\n    { \"name\": \"sta%d\", \"hwsim_index\": %d, \"pos\": [%.3f, %.3f] }",
-					j, k + j - 1, ax[b] + d * cos(a), ay[b] + d * sin(a)
+				printf ",\n    { \"name\": \"sta%d\", \"hwsim_index\": %d, \"bss\": \"bss%d\", \"pos\": [%.3f, %.3f] }",
+					j, k + j - 1, b, ax[b] + d * cos(a), ay[b] + d * sin(a)
 			}
 		}
 		printf "\n  ]\n}\n"

@@ -126,6 +126,7 @@ if [ "$(P medium)" = true ]; then
 		.phy += {edca: $p[0].params.edca, capture: $p[0].params.capture,
 			 eifs: $p[0].params.eifs,
 			 overhear: ($p[0].params.overhear // false),
+			 beacon_scope: ($p[0].params.beacon_scope // "all"),
 			 propagation: ($p[0].params.propagation // "positions"),
 			 short_preamble: ($p[0].params.short_preamble // false)} |
 		if ($p[0].params.basic_rates | length) > 0

@@ -20,6 +20,8 @@ struct ctx {
 	int prop_mode;		/* phy.propagation: -1 unset, 0 fixed, 1 positions */
 	bool prop_fixed_set;	/* phy.prop_delay_us given */
 	unsigned int n_radios, n_pos;	/* radios in the config, with "pos" */
+	char bss_name[AQ_MAX_RADIOS][32];	/* radios' "bss" groups */
+	unsigned int n_bss;
 };
 
 static int fail(struct ctx *c, const char *fmt, ...)
@@ -155,7 +157,7 @@ static int parse_phy(struct ctx *c, json_object *o, struct aq_phy *phy)
 		"cwmin", "cwmax", "eifs", "resume_decrement", "capture", "overhear",
 		"ampdu", "edca", "txop", "rts_threshold", "per_slope", "rate_mbps",
 		"plcp_us", "basic_rates", "pd_snr_db", "propagation", "short_preamble",
-		NULL,
+		"beacon_scope", NULL,
 	};
 	json_object *br;
 	bool timeout_set = false;
@@ -201,6 +203,15 @@ static int parse_phy(struct ctx *c, json_object *o, struct aq_phy *phy)
 		return fail(c, "phy.propagation: invalid value \"%s\" (expected fixed or positions)", s);
 	if (c->prop_mode == 1 && c->prop_fixed_set)
 		return fail(c, "phy.prop_delay_us: not used with propagation \"positions\"");
+	s = NULL;
+	if (get_str(c, o, "phy", "beacon_scope", &s) < 0)
+		return -1;
+	if (s && !strcmp(s, "bss"))
+		phy->beacon_scope_bss = true;
+	else if (s && !strcmp(s, "all"))
+		phy->beacon_scope_bss = false;
+	else if (s)
+		return fail(c, "phy.beacon_scope: invalid value \"%s\" (expected all or bss)", s);
 	d = -1;
 	NUM(o, "phy", "ack_timeout_us", 1, 10000, d);
 	if (d > 0) {
@@ -293,11 +304,11 @@ static int parse_radio(struct ctx *c, struct aq_medium *m, json_object *o, int k
 {
 	static const char * const keys[] = {
 		"name", "addr", "hwsim_index", "pos", "tx_power_dbm", "noise_dbm",
-		"cca_dbm", "edca", NULL,
+		"cca_dbm", "edca", "bss", NULL,
 	};
 	static const char * const acn[] = { "BK", "BE", "VI", "VO", NULL };
 	char path[64], name[32];
-	const char *s = NULL, *a = NULL;
+	const char *s = NULL, *a = NULL, *bss = NULL;
 	uint8_t addr[6] = { 0 }, vif[6];
 	json_object *v;
 	double idx = -1;
@@ -343,6 +354,20 @@ static int parse_radio(struct ctx *c, struct aq_medium *m, json_object *o, int k
 			m->radio[ri].pos[i] = json_object_get_double(e);
 		}
 		c->n_pos++;
+	}
+	if (get_str(c, o, path, "bss", &bss) < 0)
+		return -1;
+	if (bss) {
+		if (!*bss || strlen(bss) >= sizeof(c->bss_name[0]))
+			return fail(c, "%s.bss: invalid value \"%s\" (expected a name of 1 to %zu characters)",
+				    path, bss, sizeof(c->bss_name[0]) - 1);
+		for (unsigned int g = 0; g < c->n_bss && !m->radio[ri].bss; g++)
+			if (!strcmp(c->bss_name[g], bss))
+				m->radio[ri].bss = (int)g + 1;
+		if (!m->radio[ri].bss) {
+			snprintf(c->bss_name[c->n_bss], sizeof(c->bss_name[0]), "%s", bss);
+			m->radio[ri].bss = (int)++c->n_bss;
+		}
 	}
 	NUM(o, path, "tx_power_dbm", -50, 50, m->radio[ri].tx_power_dbm);
 	NUM(o, path, "noise_dbm", -150, 0, m->radio[ri].noise_dbm);
@@ -639,7 +664,7 @@ static int load(struct ctx *c, json_object *root, struct aq_medium *m,
 int aq_config_load(const char *path, const char *text, struct aq_medium *m,
 		   struct aq_sim *sim, struct aq_opts *o, char *err, size_t errlen)
 {
-	struct ctx c = { err, errlen, -1, false, 0, 0 };
+	struct ctx c = { .err = err, .errlen = errlen, .prop_mode = -1 };
 	enum json_tokener_error jerr = json_tokener_success;
 	json_object *root;
 	int ret;

@@ -913,6 +913,14 @@ static void deliver(struct aq_medium *m, struct aq_tx *tx, struct aq_frame *f,
 	pass_up(m, tx, f, ri, &m->radio[ri].rx_frames);
 }
 
+/* a beacon radio ri decoded, of another BSS than ri's (beacon_scope_bss) */
+static bool out_of_scope(const struct aq_medium *m, const struct aq_frame *f, int ri)
+{
+	int own = m->radio[ri].bss, theirs = m->radio[f->src].bss;
+
+	return m->phy.beacon_scope_bss && f->beacon && own && theirs && own != theirs;
+}
+
 /*
  * overhear: radio ri, not the receiver of the unicast DATA tx, locked on
  * it and decoded its header and rate (as for a group frame); each subframe
@@ -1029,9 +1037,14 @@ sig_end_rx(struct aq_medium *m, struct aq_tx *tx, unsigned int i,
 		if (!r->rx_bad && snr >= tx->rate.snr10_db) {
 			r->eifs = false;
 			if (tx->dst == AQ_DST_BCAST) {
-				for (unsigned int k = 0; k < tx->nfr; k++)
-					if (rx_ok_draw(m, tx, i, tx->fr[k]->len, snr))
+				for (unsigned int k = 0; k < tx->nfr; k++) {
+					if (!rx_ok_draw(m, tx, i, tx->fr[k]->len, snr))
+						continue;
+					if (out_of_scope(m, tx->fr[k], i))
+						r->rx_scoped++;
+					else
 						deliver(m, tx, tx->fr[k], i, k);
+				}
 			} else {
 				if (tx->nav > 0 && m->now + tx->nav > r->nav_end) {
 					r->nav_end = m->now + tx->nav;

@@ -68,9 +68,17 @@ static struct nla_policy policy[HWSIM_ATTR_MAX + 1] = {
 	[HWSIM_ATTR_RADIO_NAME] = { .type = NLA_UNSPEC },
 };
 
-static struct nl_msg *new_msg(struct live *l, int cmd)
+/*
+ * A message of at most SIZE octets: libnl zeroes the whole buffer, and the
+ * frames and statuses, one per delivery and per attempt, need a few hundred
+ * (their attributes' headroom: AQ_NL_HEADROOM past the frame).  A put that
+ * does not fit fails and the message is not sent (nl_errors).
+ */
+#define AQ_NL_HEADROOM	512
+
+static struct nl_msg *new_msg(struct live *l, int cmd, size_t size)
 {
-	struct nl_msg *msg = nlmsg_alloc_size(8192);
+	struct nl_msg *msg = nlmsg_alloc_size(size);
 
 	if (!msg)
 		return NULL;
@@ -82,21 +90,22 @@ static struct nl_msg *new_msg(struct live *l, int cmd)
 	return msg;
 }
 
-static void send_msg(struct live *l, struct nl_msg *msg)
+/* send MSG unless building it failed (ERR: the puts' results or'ed) */
+static void send_msg(struct live *l, struct nl_msg *msg, int err)
 {
-	if (nl_send_auto(l->sk, msg) < 0)
+	if (err || nl_send_auto(l->sk, msg) < 0)
 		l->m->st.nl_errors++;
 	nlmsg_free(msg);
 }
 
-static void put_survey(struct live *l, struct nl_msg *msg, struct aq_radio *r)
+static int put_survey(struct live *l, struct nl_msg *msg, struct aq_radio *r)
 {
 	struct aq_medium *m = l->m;
 	int64_t busy = r->busy_ns + (!r->med_idle ? m->now - r->busy_since : 0);
 
-	nla_put_u64(msg, l->ext.chan_busy_time, busy / 1000);
-	nla_put_u64(msg, l->ext.chan_active_time, (m->now - r->created) / 1000);
-	nla_put_u64(msg, l->ext.chan_tx_time, r->tx_ns / 1000);
+	return nla_put_u64(msg, l->ext.chan_busy_time, busy / 1000) |
+	       nla_put_u64(msg, l->ext.chan_active_time, (m->now - r->created) / 1000) |
+	       nla_put_u64(msg, l->ext.chan_tx_time, r->tx_ns / 1000);
 }
 
 static void live_deliver(struct aq_medium *m, struct aq_frame *f, int rx,
@@ -105,13 +114,14 @@ static void live_deliver(struct aq_medium *m, struct aq_frame *f, int rx,
 	struct live *l = m->ops.priv;
 	struct nl_msg *msg;
 	uint8_t *buf;
+	int err;
 
 	if (!f->data || f->data_len < 2)
 		return;
-	msg = new_msg(l, HWSIM_CMD_FRAME);
+	msg = new_msg(l, HWSIM_CMD_FRAME, f->data_len + AQ_NL_HEADROOM);
 	if (!msg)
 		return;
-	nla_put(msg, HWSIM_ATTR_ADDR_RECEIVER, 6, m->radio[rx].addr);
+	err = nla_put(msg, HWSIM_ATTR_ADDR_RECEIVER, 6, m->radio[rx].addr);
 	/* retransmissions carry the Retry bit so mac80211 drops duplicates */
 	buf = f->data;
 	if (f->attempts > 1 && f->data_len >= 2) {
@@ -123,18 +133,20 @@ static void live_deliver(struct aq_medium *m, struct aq_frame *f, int rx,
 		memcpy(buf, f->data, f->data_len);
 		buf[1] |= 0x08;
 	}
-	nla_put(msg, HWSIM_ATTR_FRAME, f->data_len, buf);
+	err |= nla_put(msg, HWSIM_ATTR_FRAME, f->data_len, buf);
 	if (buf != f->data)
 		free(buf);
-	nla_put_u32(msg, HWSIM_ATTR_RX_RATE, rate->legacy_idx < 0 ? 0 : rate->legacy_idx);
-	nla_put_u32(msg, HWSIM_ATTR_SIGNAL, (uint32_t)(int32_t)(signal < -120 ? -120 : signal));
+	err |= nla_put_u32(msg, HWSIM_ATTR_RX_RATE,
+			   rate->legacy_idx < 0 ? 0 : rate->legacy_idx);
+	err |= nla_put_u32(msg, HWSIM_ATTR_SIGNAL,
+			   (uint32_t)(int32_t)(signal < -120 ? -120 : signal));
 	if (f->freq)
-		nla_put_u32(msg, HWSIM_ATTR_FREQ, f->freq);
+		err |= nla_put_u32(msg, HWSIM_ATTR_FREQ, f->freq);
 	if (l->ext.present) {
-		nla_put_u32(msg, l->ext.rx_airtime, (uint32_t)(airtime / 1000));
-		put_survey(l, msg, &m->radio[rx]);
+		err |= nla_put_u32(msg, l->ext.rx_airtime, (uint32_t)(airtime / 1000));
+		err |= put_survey(l, msg, &m->radio[rx]);
 	}
-	send_msg(l, msg);
+	send_msg(l, msg, err);
 }
 
 static void live_status(struct aq_medium *m, struct aq_frame *f, bool acked)
@@ -146,10 +158,11 @@ static void live_status(struct aq_medium *m, struct aq_frame *f, bool acked)
 	struct nl_msg *msg;
 	uint32_t flags = f->hwsim_flags & (HWSIM_TX_CTL_REQ_TX_STATUS | HWSIM_TX_CTL_NO_ACK);
 	double sig = -95;
+	int err;
 
 	if (!f->data || !r->present)
 		return;
-	msg = new_msg(l, HWSIM_CMD_TX_INFO_FRAME);
+	msg = new_msg(l, HWSIM_CMD_TX_INFO_FRAME, AQ_NL_HEADROOM);
 	if (!msg)
 		return;
 	aq_report_rates(f, rep);
@@ -161,21 +174,21 @@ static void live_status(struct aq_medium *m, struct aq_frame *f, bool acked)
 		flags |= HWSIM_TX_STAT_ACK;
 	if (f->dst >= 0)
 		sig = m->link[f->dst][f->src].rx_dbm;
-	nla_put(msg, HWSIM_ATTR_ADDR_TRANSMITTER, 6, r->addr);
-	nla_put_u32(msg, HWSIM_ATTR_FLAGS, flags);
-	nla_put(msg, HWSIM_ATTR_TX_INFO, sizeof(tr), tr);
-	nla_put_u32(msg, HWSIM_ATTR_SIGNAL, (uint32_t)(int32_t)sig);
-	nla_put_u64(msg, HWSIM_ATTR_COOKIE, f->cookie);
+	err = nla_put(msg, HWSIM_ATTR_ADDR_TRANSMITTER, 6, r->addr);
+	err |= nla_put_u32(msg, HWSIM_ATTR_FLAGS, flags);
+	err |= nla_put(msg, HWSIM_ATTR_TX_INFO, sizeof(tr), tr);
+	err |= nla_put_u32(msg, HWSIM_ATTR_SIGNAL, (uint32_t)(int32_t)sig);
+	err |= nla_put_u64(msg, HWSIM_ATTR_COOKIE, f->cookie);
 	if (l->ext.present) {
-		nla_put_u32(msg, l->ext.tx_airtime, (uint32_t)(f->airtime / 1000));
-		put_survey(l, msg, r);
+		err |= nla_put_u32(msg, l->ext.tx_airtime, (uint32_t)(f->airtime / 1000));
+		err |= put_survey(l, msg, r);
 		if (f->in_ampdu) {
-			nla_put_u8(msg, l->ext.tx_ampdu_len, f->ampdu_len);
+			err |= nla_put_u8(msg, l->ext.tx_ampdu_len, f->ampdu_len);
 			if (f->ampdu_len)
-				nla_put_u8(msg, l->ext.tx_ampdu_acked, f->ampdu_acked);
+				err |= nla_put_u8(msg, l->ext.tx_ampdu_acked, f->ampdu_acked);
 		}
 	}
-	send_msg(l, msg);
+	send_msg(l, msg, err);
 }
 
 static bool is_hwsim_addr(const uint8_t *a, int *idx)
@@ -298,6 +311,7 @@ static void handle_frame(struct live *l, struct nlattr **a)
 	}
 	if (ftype == 2)
 		f->l4 = aq_classify_l4(d, len);
+	f->beacon = ftype == 0 && stype == 8;
 	/* a patched hwsim marks frames of Block Ack sessions; once one such
 	 * mark was seen, trust it.  Stock hwsim does not pass the flag:
 	 * aggregate unicast QoS data at HT rates (hwsim starts Block Ack
@@ -537,7 +551,7 @@ int aq_live_run(struct aq_medium *m, struct aq_opts *o)
 		setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &sz, sizeof(sz));
 		setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &sz, sizeof(sz));
 	}
-	msg = new_msg(&l, HWSIM_CMD_REGISTER);
+	msg = new_msg(&l, HWSIM_CMD_REGISTER, AQ_NL_HEADROOM);
 	err = msg ? nl_send_sync(l.sk, msg) : -NLE_NOMEM;
 	if (err < 0) {
 		fprintf(stderr, "aqmedium: HWSIM_CMD_REGISTER failed: %s%s\n", nl_geterror(err),

@@ -66,6 +66,11 @@ struct aq_phy {
 	/* a radio also gets the unicast data it decodes that is addressed to
 	 * another (its driver's receive filter drops it or not): rx_overheard */
 	bool overhear;
+	/* beacons reach only the radios of their sender's BSS (radios' "bss"
+	 * group; a radio with none gets every beacon).  The others still
+	 * sense, decode and draw them as before (NAV, EIFS, the same random
+	 * streams); only the copy to their driver is not made: rx_scoped */
+	bool beacon_scope_bss;
 	bool ampdu;
 	bool edca;
 	bool txop;		/* EDCA TXOP limits (VI, VO) as Table 9-155 */
@@ -125,6 +130,7 @@ struct aq_frame {
 	uint8_t tid, ac;
 	bool qos_data, no_ack, ampdu_ok;
 	uint8_t l4;			/* AQ_L4_*: what the MSDU carries */
+	bool beacon;			/* live: a Beacon frame */
 	uint32_t hwsim_flags;
 	uint32_t nav_us;		/* duration field (NAV) */
 	unsigned int freq;
@@ -274,6 +280,8 @@ struct aq_radio {
 	uint64_t *sta_exch;		/* [AQ_MAX_RADIOS] exchanges toward each */
 	uint64_t rx_frames, rx_errors, tx_responses;
 	uint64_t rx_overheard;		/* overhear: others' unicast data delivered */
+	uint64_t rx_scoped;		/* beacon_scope_bss: beacons not delivered */
+	int bss;			/* "bss" group, 1..; 0: none */
 	uint64_t frames_in;		/* frames the kernel gave for this radio */
 	bool backlogged;
 };

@@ -96,7 +96,7 @@ void aq_stats_json(struct aq_medium *m, FILE *o)
 		"\"edca\": %s, \"txop\": %s, \"capture\": %s, \"pd_snr_db\": %g, "
 		"\"rts_threshold\": %u, \"short_preamble\": %s, \"propagation\": \"%s\", "
 		"\"prop_delay_us\": %s, \"prop_delay_max_us\": %.3f, "
-		"\"overhear\": %s, \"basic_rates_mbps\": [",
+		"\"overhear\": %s, \"beacon_scope\": \"%s\", \"basic_rates_mbps\": [",
 		us(m->phy.slot), us(m->phy.sifs), us(m->phy.ack_timeout),
 		us(aq_eifs(&m->phy)), m->phy.use_eifs ? "true" : "false",
 		m->phy.edca ? "true" : "false", m->phy.txop ? "true" : "false",
@@ -105,7 +105,8 @@ void aq_stats_json(struct aq_medium *m, FILE *o)
 		m->phy.short_preamble ? "true" : "false",
 		m->phy.prop_pos ? "positions" : "fixed",
 		m->phy.prop_pos ? "null" : fixed, us(prop_max(m)),
-		m->phy.overhear ? "true" : "false");
+		m->phy.overhear ? "true" : "false",
+		m->phy.beacon_scope_bss ? "bss" : "all");
 	for (unsigned int i = 0; i < m->phy.n_basic; i++)
 		fprintf(o, "%s%g", i ? ", " : "", m->phy.basic_kbps[i] / 1000.0);
 	fprintf(o, "]},\n");
@@ -152,10 +153,12 @@ void aq_stats_json(struct aq_medium *m, FILE *o)
 			us(r->busy_ns), us(r->tx_ns), us(r->rx_ns),
 			active > 0 ? (double)r->busy_ns / active : 0.0);
 		fprintf(o, "   \"frames_in\": %" PRIu64 ", \"rx_frames\": %" PRIu64
-			", \"rx_overheard\": %" PRIu64 ", \"rx_errors\": %" PRIu64
+			", \"rx_overheard\": %" PRIu64 ", \"rx_scoped\": %" PRIu64
+			", \"bss\": %d, \"rx_errors\": %" PRIu64
 			", \"rx_hdr_lost\": %" PRIu64 ", \"eifs\": %s"
 			", \"responses_sent\": %" PRIu64 ", \"backlogged\": %s,\n",
-			r->frames_in, r->rx_frames, r->rx_overheard, r->rx_errors,
+			r->frames_in, r->rx_frames, r->rx_overheard, r->rx_scoped,
+			r->bss, r->rx_errors,
 			r->rx_hdr_lost,
 			r->eifs ? "true" : "false", r->tx_responses,
 			r->backlogged ? "true" : "false");

@@ -1210,6 +1210,114 @@ static void ovh_run(bool ht, bool overhear, struct ovh_run *o)
 	done(m);
 }
 
+/* --------------------------------------------------------- beacon_scope */
+
+/*
+ * beacon_scope "bss": ap1 and sta1 form BSS "a", ap2 BSS "b", x has no bss.
+ * ap1 sends one beacon and one other group frame (every link 30 dB: both
+ * decoded by all).  With the scope, ap2 is not given the beacon (rx_scoped
+ * 1) but is given the other group frame; sta1 and x get both.  Without it,
+ * everyone gets both.  The sender's attempts and the trace are the same
+ * either way.
+ */
+static uint64_t bsc_dlv[4];
+
+static void bsc_deliver(struct aq_medium *m, struct aq_frame *f, int rx,
+			double signal_dbm, const struct aq_rate *rate,
+			int64_t airtime)
+{
+	if (rx >= 0 && rx < 4)
+		bsc_dlv[rx]++;
+}
+
+static char *bsc_run(bool scope, uint64_t dlv[4], uint64_t scoped[4])
+{
+	struct aq_medium *m = mk(AQ_STD_G, false, 77);
+	struct aq_frame *f;
+	char *trace = NULL;
+	size_t sz = 0;
+	int r[4];
+
+	memset(bsc_dlv, 0, sizeof(bsc_dlv));
+	m->phy.beacon_scope_bss = scope;
+	m->ops.deliver = bsc_deliver;
+	m->trace = open_memstream(&trace, &sz);
+	r[0] = aq_radio_add(m, "ap1", NULL);
+	r[1] = aq_radio_add(m, "sta1", NULL);
+	r[2] = aq_radio_add(m, "ap2", NULL);
+	r[3] = aq_radio_add(m, "x", NULL);
+	m->radio[r[0]].bss = m->radio[r[1]].bss = 1;
+	m->radio[r[2]].bss = 2;
+	for (int i = 0; i < 4; i++)
+		for (int j = 0; j < 4; j++)
+			if (i != j)
+				aq_link_set_snr(m, r[i], r[j], 30);
+	f = mkframe(r[0], AQ_DST_BCAST, 120, 0, 1, 2412);
+	f->no_ack = true;
+	f->beacon = true;
+	aq_enqueue(m, f);
+	f = mkframe(r[0], AQ_DST_BCAST, 100, 0, 1, 2412);
+	f->no_ack = true;
+	aq_enqueue(m, f);
+	aq_run_until(m, AQ_NS_PER_S / 10);
+	fclose(m->trace);
+	m->trace = NULL;
+	for (int i = 0; i < 4; i++) {
+		dlv[i] = bsc_dlv[r[i]];
+		scoped[i] = m->radio[r[i]].rx_scoped;
+	}
+	done(m);
+	return trace;
+}
+
+static void test_beacon_scope(void)
+{
+	struct aq_medium *m = calloc(1, sizeof(*m));
+	struct aq_sim sim = { 0 };
+	struct aq_opts o;
+	uint64_t on[4], off[4], son[4], soff[4];
+	char err[512] = "", *ton, *toff;
+	int r;
+
+	r = aq_config_load(NULL,
+			   "{\"phy\": {\"standard\": \"g\", \"beacon_scope\": \"bss\"}, \"radios\": ["
+			   "{\"name\": \"ap1\", \"bss\": \"a\"}, {\"name\": \"ap2\", \"bss\": \"b\"},"
+			   "{\"name\": \"s1\", \"bss\": \"a\"}, {\"name\": \"x\"}]}",
+			   m, &sim, &o, err, sizeof(err));
+	ok(r == 0 && m->phy.beacon_scope_bss && m->radio[0].bss == 1 &&
+	   m->radio[1].bss == 2 && m->radio[2].bss == 1 && m->radio[3].bss == 0,
+	   "config: beacon_scope \"bss\"; radios' bss groups a, b, a, none -> 1 2 1 0 (%s)", err);
+	aq_fini(m);
+	aq_sim_free(&sim);
+	memset(m, 0, sizeof(*m));
+	r = aq_config_load(NULL, "{\"phy\": {\"standard\": \"g\"}}", m, &sim, &o,
+			   err, sizeof(err));
+	ok(r == 0 && !m->phy.beacon_scope_bss, "beacon_scope is \"all\" by default (%s)", err);
+	aq_fini(m);
+	aq_sim_free(&sim);
+	free(m);
+	cfg_err("{\"phy\": {\"beacon_scope\": \"ess\"}}", "phy.beacon_scope", "ess");
+	cfg_err("{\"radios\": [{\"name\": \"a\", \"bss\": \"\"}]}", "radios[0].bss", "\"\"");
+	cfg_err("{\"radios\": [{\"name\": \"a\", \"bss\": 3}]}", "radios[0].bss", "3");
+
+	ton = bsc_run(true, on, son);
+	toff = bsc_run(false, off, soff);
+	ok(off[1] == 2 && off[2] == 2 && off[3] == 2 && off[0] == 0,
+	   "scope all: sta1, ap2 and x each get the beacon and the group frame (%llu %llu %llu)",
+	   (unsigned long long)off[1], (unsigned long long)off[2], (unsigned long long)off[3]);
+	ok(on[1] == 2 && on[3] == 2,
+	   "scope bss: ap1's station and the radio of no BSS get both (%llu, %llu)",
+	   (unsigned long long)on[1], (unsigned long long)on[3]);
+	ok(on[2] == 1 && son[2] == 1 && son[1] == 0 && son[3] == 0 && son[0] == 0,
+	   "scope bss: ap2 gets the group frame, not ap1's beacon (delivered %llu, rx_scoped %llu)",
+	   (unsigned long long)on[2], (unsigned long long)son[2]);
+	ok(ton && toff && !strcmp(ton, toff) && strlen(ton) > 0,
+	   "scope bss: the same transmissions and outcomes as scope all (the trace, %zu bytes)",
+	   toff ? strlen(toff) : 0);
+	free(ton);
+	free(toff);
+}
+
 static void test_overhear(void)
 {
 	static struct ovh_run off, on;
@@ -1878,6 +1986,7 @@ int main(void)
 	test_eifs_rules();
 	test_capture_order();
 	test_overhear();
+	test_beacon_scope();
 	test_prop_positions();
 	test_txop();
 	test_ht_ref_rate();
