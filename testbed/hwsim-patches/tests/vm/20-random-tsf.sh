@@ -59,22 +59,26 @@ scan_tsfs() {
 	return 1
 }
 
-if read -r s1 s2 < <(scan_tsfs 0); then
-	tap_ok "random_tsf=0: the station's scan finds both APs"
-else
-	tap_fail "random_tsf=0: the station's scan finds both APs" "$(tail -n 3 "$AQ_TMP"/hostapd-ap*.log 2>/dev/null)"
-fi
-tap_diag "random_tsf=0: TSF - real time: ap1 ${s1:-?} us, ap2 ${s2:-?} us"
+# phase RANDOM: scan_tsfs as a TAP line; the offsets in o1, o2
+phase() {
+	o1= o2=
+	if read -r o1 o2 < <(scan_tsfs "$1"); then
+		tap_ok "random_tsf=$1: the station's scan finds both APs"
+	else
+		tap_fail "random_tsf=$1: the station's scan finds both APs" \
+			"$(tail -n 3 "$AQ_TMP"/hostapd-ap*.log 2>/dev/null)"
+	fi
+	tap_diag "random_tsf=$1: TSF - real time: ap1 ${o1:-?} us, ap2 ${o2:-?} us"
+}
+
+phase 0
+s1=$o1 s2=$o2
 tap_in_range "${s1:-1e12}" -3000000 3000000 "random_tsf=0: ap1's TSF is the real time (us off)"
 tap_in_range "${s2:-1e12}" -3000000 3000000 "random_tsf=0: ap2's TSF is the real time (us off)"
 aq_cleanup_all
 
-if read -r r1 r2 < <(scan_tsfs 1); then
-	tap_ok "random_tsf=1: the station's scan finds both APs"
-else
-	tap_fail "random_tsf=1: the station's scan finds both APs" "$(tail -n 3 "$AQ_TMP"/hostapd-ap*.log 2>/dev/null)"
-fi
-tap_diag "random_tsf=1: TSF - real time: ap1 ${r1:-?} us, ap2 ${r2:-?} us"
+phase 1
+r1=$o1 r2=$o2
 tap_in_range "${r1:--1e12}" -3000000 4297967296 "random_tsf=1: ap1's TSF offset is at most 2^32 us"
 tap_in_range "${r2:--1e12}" -3000000 4297967296 "random_tsf=1: ap2's TSF offset is at most 2^32 us"
 big=$(awk -v a="${r1:-0}" -v b="${r2:-0}" 'BEGIN { print (a > 3e6 || b > 3e6) ? 1 : 0 }')
