@@ -206,6 +206,11 @@ def medium_delta(raw):
             "transmissions": b["transmissions"] - a["transmissions"],
             "same_slot_collisions": b["same_slot_collisions"] - a["same_slot_collisions"],
             "kernel_rejected_frames": b.get("kernel_rejected_frames", 0) - a.get("kernel_rejected_frames", 0),
+            # the medium acting on its own events more than 1 ms late: the
+            # guest could not keep up, and the channel the run measured
+            # was slower than the one modelled
+            "late_wakeups": (b.get("live_late_wakeups", 0) - a.get("live_late_wakeups", 0)
+                             if "live_late_wakeups" in b else None),
             "radios": radios}
 
 
@@ -488,6 +493,7 @@ def main():
         "ap_attempts_per_frame": ap["attempts"] / ap["frames"] if ap and ap["frames"] else None,
         "ap_discards": ap["discards"] if ap else None,
         "medium_collisions": sum(r["collisions"] for r in md["radios"].values()) if md else None,
+        "medium_late_wakeups": md.get("late_wakeups") if md else None,
         "avg_drop_rate_percent": drop_rate(flows),
         "mean_active_contenders": contenders_mean(md),
         "n_star": n_star(raw),
