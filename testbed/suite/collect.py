@@ -207,8 +207,8 @@ def medium_delta(raw):
             "same_slot_collisions": b["same_slot_collisions"] - a["same_slot_collisions"],
             "kernel_rejected_frames": b.get("kernel_rejected_frames", 0) - a.get("kernel_rejected_frames", 0),
             # the medium acting on its own events more than 1 ms late: the
-            # guest could not keep up, and the channel the run measured
-            # was slower than the one modelled
+            # guest fell behind it for a moment; many of them mean the
+            # channel the run measured was slower than the one modelled
             "late_wakeups": (b.get("live_late_wakeups", 0) - a.get("live_late_wakeups", 0)
                              if "live_late_wakeups" in b else None),
             "radios": radios}
