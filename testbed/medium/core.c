@@ -916,9 +916,13 @@ static void deliver(struct aq_medium *m, struct aq_tx *tx, struct aq_frame *f,
 /* a beacon radio ri decoded, of another BSS than ri's (beacon_scope_bss) */
 static bool out_of_scope(const struct aq_medium *m, const struct aq_frame *f, int ri)
 {
-	int own = m->radio[ri].bss, theirs = m->radio[f->src].bss;
+	int own, theirs;
 
-	return m->phy.beacon_scope_bss && f->beacon && own && theirs && own != theirs;
+	if (!m->phy.beacon_scope_bss || !f->beacon)
+		return false;
+	own = m->radio[ri].bss;
+	theirs = m->radio[f->src].bss;
+	return own && theirs && own != theirs;
 }
 
 /*

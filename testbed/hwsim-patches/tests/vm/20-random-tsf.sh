@@ -15,25 +15,19 @@
 #    of them more than 3 s (each is random over 4295 s: both within 3 s
 #    has a chance of about 5e-7), and the two APs' TSFs differ by more than
 #    they do in the stock run;
-#  - a radio added with HWSIM_CMD_NEW_RADIO (iw is not enough: the
-#    testbed's own radios come from modprobe) is covered by the same code
-#    path, so it is not tried again here;
+#  - a radio added by HWSIM_CMD_NEW_RADIO takes the same path
+#    (mac80211_hwsim_new_radio) and is not tried here;
 #  - hwsim_load (testbed/lib/guest.sh) sets random_tsf=1 by default.
 . "$AQ_TOP/testbed/lib/guest.sh"
 trap aq_cleanup_all EXIT
 
 tap_plan 9
 
-# scan_tsfs RANDOM: load 3 radios with random_tsf=RANDOM, start APs aqtsf1
+# scan_tsfs RANDOM: hwsim_load 3 radios with random_tsf=RANDOM, start APs aqtsf1
 # and aqtsf2, scan from the third; prints "off1 off2" (TSF - real time, us)
 scan_tsfs() {
 	local phys ns i out now ifc
-	modprobe -r mac80211_hwsim 2>/dev/null
-	modprobe mac80211_hwsim radios=3 random_tsf="$1" || return 1
-	for i in $(seq 50); do
-		[ "$(hwsim_phys | wc -l)" -ge 3 ] && break
-		sleep 0.1
-	done
+	HWSIM_RANDOM_TSF=$1 hwsim_load 3 || return 1
 	phys=($(hwsim_phys))
 	for i in 1 2; do
 		ns=ap$i
