@@ -56,7 +56,7 @@ set -u
 . "$AQ_TOP/testbed/lib/guest.sh"
 . "$AQ_TOP/tcp_cong_airtime/tests/vm/lib-airtime.sh"
 
-NT=11
+NT=10
 AT_NAME="rx rate"
 T_RUN=${AQ_RXRATE_T:-5}
 W=$AQ_TMP/rxrate
