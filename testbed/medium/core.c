@@ -97,12 +97,11 @@ static bool ev_less(const struct aq_event *a, const struct aq_event *b)
 	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
 }
 
-static void ev_push(struct aq_medium *m, int64_t t, int type, int radio,
-		    uint64_t gen, struct aq_tx *tx)
+static void ev_insert(struct aq_medium *m, struct aq_event e)
 {
-	struct aq_event e = { t, m->seq++, (uint8_t)type, radio, gen, tx };
 	unsigned int i;
 
+	m->heap_inserts++;
 	if (m->heap_len == m->heap_cap) {
 		m->heap_cap = m->heap_cap ? 2 * m->heap_cap : 1024;
 		m->heap = realloc(m->heap, m->heap_cap * sizeof(*m->heap));
@@ -115,6 +114,14 @@ static void ev_push(struct aq_medium *m, int64_t t, int type, int radio,
 		i = (i - 1) / 2;
 	}
 	m->heap[i] = e;
+}
+
+static void ev_push(struct aq_medium *m, int64_t t, int type, int radio,
+		    uint64_t gen, struct aq_tx *tx)
+{
+	struct aq_event e = { t, m->seq++, (uint8_t)type, radio, gen, tx };
+
+	ev_insert(m, e);
 }
 
 static void ev_pop(struct aq_medium *m, struct aq_event *out)
@@ -328,6 +335,7 @@ static void link_compute(struct aq_medium *m, int a, int b)
 	 * a third one's signal before the one that started it could), at
 	 * least 1 ns; or the one fixed delay.
 	 */
+	m->fan_gen++;
 	if (m->phy.prop_pos) {
 		ns = ceil(d / AQ_C_M_PER_NS - 1e-6);
 		l->prop = ns < 1 ? 1 : (int64_t)ns;
@@ -398,6 +406,7 @@ int aq_radio_add(struct aq_medium *m, const char *name, const uint8_t *addr)
 	r->wait_gen = wg + 1;
 	r->epoch = ep + 1;
 	r->present = true;
+	m->fan_gen++;
 	r->hwsim_index = -1;
 	snprintf(r->name, sizeof(r->name), "%s", name ? name : "");
 	if (addr)
@@ -488,6 +497,7 @@ void aq_radio_remove(struct aq_medium *m, int ri)
 		return;
 	aq_radio_flush(m, ri);
 	r->present = false;
+	m->fan_gen++;
 	r->epoch++;
 	r->access_gen++;
 	r->wait_gen++;
@@ -683,6 +693,75 @@ static void tx_schedule(struct aq_medium *m, struct aq_tx *tx)
 	ev_push(m, tx->start, AQ_EV_TX_BEGIN, tx->src, 0, tx);
 }
 
+/* ------------------------------------------------- per-pair delays */
+
+static void fan_put(struct aq_fan *f)
+{
+	if (f && !--f->refs)
+		free(f);
+}
+
+static int fan_cmp(const void *a, const void *b)
+{
+	const struct aq_fan_rx *x = a, *y = b;
+
+	if (x->d != y->d)
+		return x->d < y->d ? -1 : 1;
+	return x->ri - y->ri;
+}
+
+/* src's receivers in arrival order (struct aq_fan), rebuilt when a link
+ * or the set of radios changed since the last */
+static struct aq_fan *fan_get(struct aq_medium *m, int src)
+{
+	struct aq_fan *f = m->fan[src];
+	unsigned int n = 0;
+
+	if (f && f->gen == m->fan_gen)
+		return f;
+	fan_put(f);
+	f = malloc(sizeof(*f) + m->n_radios * sizeof(f->rx[0]));
+	if (!f)
+		abort();
+	for (unsigned int i = 0; i < m->n_radios; i++) {
+		if (i == (unsigned int)src || !m->radio[i].present)
+			continue;
+		f->rx[n].d = m->link[src][i].prop;
+		f->rx[n].ri = (int)i;
+		f->rx[n].rank = n;
+		n++;
+	}
+	qsort(f->rx, n, sizeof(f->rx[0]), fan_cmp);
+	f->n = n;
+	f->refs = 1;
+	f->gen = m->fan_gen;
+	m->fan[src] = f;
+	return f;
+}
+
+/* the time and sequence number of tx's start (end = 0) or end (1) at its
+ * receiver k (in arrival order) */
+static int64_t fan_t(const struct aq_tx *tx, int end, unsigned int k)
+{
+	return (end ? tx->end : tx->start) + tx->fan->rx[k].d;
+}
+
+static uint64_t fan_seq(const struct aq_tx *tx, int end, unsigned int k)
+{
+	return tx->fan_seq + 2 * (uint64_t)tx->fan->rx[k].rank + (uint64_t)end;
+}
+
+static void fan_push(struct aq_medium *m, struct aq_tx *tx, int end)
+{
+	unsigned int k = tx->fan_pos[end];
+	struct aq_event e = {
+		fan_t(tx, end, k), fan_seq(tx, end, k), AQ_EV_SIG_FAN,
+		tx->fan->rx[k].ri, (uint64_t)end, tx
+	};
+
+	ev_insert(m, e);
+}
+
 static void tx_begin(struct aq_medium *m, struct aq_tx *tx)
 {
 	struct aq_radio *r = &m->radio[tx->src];
@@ -717,18 +796,34 @@ static void tx_begin(struct aq_medium *m, struct aq_tx *tx)
 	tx->refs++;
 	ev_push(m, tx->end, AQ_EV_TX_END, tx->src, 0, tx);
 	if (m->phy.prop_pos) {
-		/* each receiver at its own delay: one start and one end event
-		 * per radio (n per transmission, so only with positions) */
-		for (unsigned int i = 0; i < m->n_radios; i++) {
-			int64_t d = m->link[tx->src][i].prop;
+		/* each receiver at its own delay (tx_fan()) */
+		struct aq_fan *f = m->per_rx_events ? NULL : fan_get(m, tx->src);
 
-			if (i == (unsigned int)tx->src || !m->radio[i].present)
-				continue;
-			ev_push(m, tx->start + d, AQ_EV_SIG_START_RX, i, 0, tx);
-			ev_push(m, tx->end + d, AQ_EV_SIG_END_RX, i, 0, tx);
-			tx->rx_pending++;
-		}
-		if (!tx->rx_pending) {
+		if (!f) {
+			for (unsigned int i = 0; i < m->n_radios; i++) {
+				int64_t d = m->link[tx->src][i].prop;
+
+				if (i == (unsigned int)tx->src || !m->radio[i].present)
+					continue;
+				ev_push(m, tx->start + d, AQ_EV_SIG_START_RX, i, 0, tx);
+				ev_push(m, tx->end + d, AQ_EV_SIG_END_RX, i, 0, tx);
+				tx->rx_pending++;
+			}
+			if (!tx->rx_pending) {
+				tx->rx_pending = 1;
+				ev_push(m, tx->end, AQ_EV_SIG_END_RX, -1, 0, tx);
+			}
+		} else if (f->n) {
+			f->refs++;
+			tx->fan = f;
+			tx->rx_pending = f->n;
+			/* the sequence numbers of a start and an end event
+			 * per receiver, as if each had its own */
+			tx->fan_seq = m->seq;
+			m->seq += 2 * (uint64_t)f->n;
+			fan_push(m, tx, 0);
+			fan_push(m, tx, 1);
+		} else {
 			tx->rx_pending = 1;
 			ev_push(m, tx->end, AQ_EV_SIG_END_RX, -1, 0, tx);
 		}
@@ -772,6 +867,43 @@ static double sinr_db(struct aq_radio *r, double sig_mw)
 }
 
 /*
+ * sinr_db(r, sig_mw) >= thr_db, mostly without the logarithm: the ratio
+ * is compared with the threshold's, and only one within a billionth of
+ * it (where rounding could decide) takes the logarithm, so the answer is
+ * sinr_db()'s, always.  Every radio a signal reaches asks.
+ */
+static bool sinr_at_least(struct aq_medium *m, struct aq_radio *r,
+			  double sig_mw, double thr_db)
+{
+	double in = r->pwr_mw - sig_mw, ratio;
+
+	if (m->thr_memo_db != thr_db || !m->thr_memo_lin) {
+		m->thr_memo_lin = pow(10.0, thr_db / 10.0);
+		m->thr_memo_db = thr_db;
+	}
+	ratio = sig_mw / (noise_mw(r) + (in > 0 ? in : 0));
+	if (ratio > m->thr_memo_lin * (1 + 1e-9))
+		return true;
+	if (ratio < m->thr_memo_lin * (1 - 1e-9))
+		return false;
+	return sinr_db(r, sig_mw) >= thr_db;
+}
+
+/* the SINR (dB) a locked reception ends with: its signal over noise and
+ * the most interference it met; without interference the same argument
+ * every time, so its logarithm is remembered */
+static double rx_end_snr(struct aq_radio *r, const struct aq_link *l)
+{
+	double den = noise_mw(r) + r->rx_interf_max_mw;
+
+	if (den != r->lg_memo_mw || !r->lg_memo_mw) {
+		r->lg_memo_db = 10.0 * log10(den);
+		r->lg_memo_mw = den;
+	}
+	return l->rx_dbm - r->lg_memo_db;
+}
+
+/*
  * The receiver locks onto tx: its PHY header is decoded until rx_hdr_end
  * (802.11-2020: PHY-RXSTART.indication follows a valid PHY header).  A
  * radio locks only while it is not transmitting, on a signal above CCA
@@ -809,7 +941,7 @@ sig_start_rx(struct aq_medium *m, struct aq_tx *tx, unsigned int i)
 		r->n_sig++;
 	}
 	if (r->rx_tx && m->now < r->rx_hdr_end &&
-	    above && sinr_db(r, l->mw) >= m->phy.pd_snr_db) {
+	    above && sinr_at_least(m, r, l->mw, m->phy.pd_snr_db)) {
 		/* preamble capture: a signal strong enough over the
 		 * one whose header is being decoded takes the lock */
 		BIT_SET(r->rx_tx->overlapped, i);
@@ -823,7 +955,7 @@ sig_start_rx(struct aq_medium *m, struct aq_tx *tx, unsigned int i)
 			r->rx_interf_max_mw = in;
 		BIT_SET(r->rx_tx->overlapped, i);
 		if (m->now < r->rx_hdr_end &&
-		    sinr_db(r, r->rx_sig_mw) < m->phy.pd_snr_db) {
+		    !sinr_at_least(m, r, r->rx_sig_mw, m->phy.pd_snr_db)) {
 			/* the header is lost: no PHY-RXSTART, so no
 			 * frame to end in error and no EIFS; the
 			 * medium stays busy on energy */
@@ -833,7 +965,7 @@ sig_start_rx(struct aq_medium *m, struct aq_tx *tx, unsigned int i)
 			r->rx_bad = true;
 		}
 	} else if (above && !r->txing &&
-		   sinr_db(r, l->mw) >= m->phy.pd_snr_db) {
+		   sinr_at_least(m, r, l->mw, m->phy.pd_snr_db)) {
 		lock(m, r, tx, l->mw);
 		if (r->rx_interf_max_mw > 0 || r->n_sig > 1)
 			BIT_SET(tx->overlapped, i);
@@ -1032,7 +1164,7 @@ sig_end_rx(struct aq_medium *m, struct aq_tx *tx, unsigned int i,
 		r->n_sig--;
 	if (r->rx_tx == tx) {
 		r->rx_tx = NULL;
-		snr = l->rx_dbm - 10.0 * log10(noise_mw(r) + r->rx_interf_max_mw);
+		snr = rx_end_snr(r, l);
 		if ((int)i == tx->dst) {
 			*dst_snr = snr;
 			r->rx_ns += tx->end - tx->start;
@@ -1624,12 +1756,22 @@ void aq_fini(struct aq_medium *m)
 		struct aq_event e;
 
 		ev_pop(m, &e);
-		if (e.tx && (e.type == AQ_EV_TX_BEGIN || e.type == AQ_EV_SIG_END ||
-			     (e.type == AQ_EV_SIG_END_RX && !--e.tx->rx_pending)))
+		if (e.type == AQ_EV_SIG_FAN && e.gen) {
+			/* the ends to come hold the in-flight reference */
+			fan_put(e.tx->fan);
+			e.tx->fan = NULL;
 			tx_put(m, e.tx);
+		} else if (e.tx && (e.type == AQ_EV_TX_BEGIN || e.type == AQ_EV_SIG_END ||
+			   (e.type == AQ_EV_SIG_END_RX && !--e.tx->rx_pending))) {
+			tx_put(m, e.tx);
+		}
 	}
 	free(m->heap);
 	m->heap = NULL;
+	for (unsigned int i = 0; i < AQ_MAX_RADIOS; i++) {
+		fan_put(m->fan[i]);
+		m->fan[i] = NULL;
+	}
 	while ((t = m->tx_free)) {
 		m->tx_free = t->next_free;
 		free(t);
@@ -1737,10 +1879,56 @@ void aq_timer(struct aq_medium *m, int64_t t, int arg, uint64_t gen)
 	ev_push(m, t, AQ_EV_TIMER, arg, gen, NULL);
 }
 
+/*
+ * Per-pair delays: the signal of tx starts (end = 0) or ends (1) at each
+ * radio at its own time.  That is two events per receiver, 180 per
+ * transmission among 90 radios, and the heap's work was most of the
+ * medium's.  One event per side stands in for them: it handles the next
+ * receiver, then the ones after it for as long as each would have been
+ * the heap's next event anyway (earlier than the heap's first, by time
+ * and then by the sequence number its own event would have had, and not
+ * past aq_run_until()'s bound), and goes back into the heap for the
+ * first that would not.  Every event is handled at the time and in the
+ * order it would have been, and counted as one.
+ */
+static void tx_fan(struct aq_medium *m, struct aq_tx *tx, int end)
+{
+	struct aq_fan *f = tx->fan;
+
+	for (;;) {
+		unsigned int k = tx->fan_pos[end]++;
+		int64_t t;
+		uint64_t seq;
+
+		if (!end) {
+			sig_start_rx(m, tx, (unsigned int)f->rx[k].ri);
+		} else if (sig_end_one(m, tx, f->rx[k].ri)) {
+			/* the last end: the transmission is done */
+			tx->fan = NULL;
+			fan_put(f);
+			tx_put(m, tx);
+			return;
+		}
+		if (tx->fan_pos[end] == f->n)
+			return;
+		t = fan_t(tx, end, k + 1);
+		seq = fan_seq(tx, end, k + 1);
+		if (t > m->until ||
+		    (m->heap_len && (m->heap[0].t < t ||
+				     (m->heap[0].t == t && m->heap[0].seq < seq)))) {
+			fan_push(m, tx, end);
+			return;
+		}
+		m->now = t;
+		m->st.events++;
+	}
+}
+
 void aq_run_until(struct aq_medium *m, int64_t t)
 {
 	struct aq_event e;
 
+	m->until = t;
 	while (m->heap_len && m->heap[0].t <= t) {
 		ev_pop(m, &e);
 		if (e.t > m->now)
@@ -1777,6 +1965,9 @@ void aq_run_until(struct aq_medium *m, int64_t t)
 			break;
 		case AQ_EV_TXOP:
 			txop_continue(m, e.radio, e.gen);
+			break;
+		case AQ_EV_SIG_FAN:
+			tx_fan(m, e.tx, (int)e.gen);
 			break;
 		case AQ_EV_SIG_START_RX:
 			sig_start_rx(m, e.tx, (unsigned int)e.radio);

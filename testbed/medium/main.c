@@ -141,11 +141,12 @@ int main(int argc, char **argv)
 		aq_stats_json(m, sf);
 		if (sf != stdout)
 			fclose(sf);
-		fprintf(stderr, "aqmedium: simulated %.3f s: %llu events, %llu transmissions in %.3f s CPU (%.0f events/s, %.0f transmissions/s)\n",
+		fprintf(stderr, "aqmedium: simulated %.3f s: %llu events, %llu transmissions in %.3f s CPU (%.0f events/s, %.0f transmissions/s); %llu went through the heap\n",
 			o.duration_s, (unsigned long long)m->st.events,
 			(unsigned long long)m->st.transmissions, c1 - c0,
 			(c1 - c0) > 0 ? m->st.events / (c1 - c0) : 0,
-			(c1 - c0) > 0 ? m->st.transmissions / (c1 - c0) : 0);
+			(c1 - c0) > 0 ? m->st.transmissions / (c1 - c0) : 0,
+			(unsigned long long)m->heap_inserts);
 	} else {
 		ret = aq_live_run(m, &o);
 	}

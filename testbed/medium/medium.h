@@ -167,7 +167,13 @@ struct aq_tx {
 	bool ampdu;
 	bool interfered;		/* dst saw an overlapping signal */
 	bool done;			/* SIG_END processed */
-	unsigned int rx_pending;	/* prop_pos: SIG_END_RX events to come */
+	unsigned int rx_pending;	/* prop_pos: signal ends to come */
+	/* prop_pos: the receivers in the order the signal reaches them
+	 * (aq_fan), the next start and end to process, and the first of
+	 * the event sequence numbers reserved for them */
+	struct aq_fan *fan;
+	unsigned int fan_pos[2];
+	uint64_t fan_seq;
 	int refs;
 	struct aq_tx *data;		/* CTS/ACK/BA: the DATA/RTS it answers */
 	uint64_t id;
@@ -175,6 +181,25 @@ struct aq_tx {
 	uint64_t heard[AQ_MAX_RADIOS / 64];	/* radios the signal reached */
 	uint64_t above[AQ_MAX_RADIOS / 64];	/* ... above their CCA level */
 	uint64_t overlapped[AQ_MAX_RADIOS / 64];/* lock saw another signal */
+};
+
+/*
+ * prop_pos: one source's receivers (every other radio present) in the
+ * order its signal reaches them, delay then radio index, which is the
+ * order their per-receiver events take in the heap.  Built when the
+ * source first transmits and shared by its transmissions until a link or
+ * the set of radios changes (gen); each transmission holds a reference.
+ * rank is the receiver's place in radio index order, which fixes its
+ * events' sequence numbers (see tx_fan()).
+ */
+struct aq_fan {
+	unsigned int refs, n;
+	uint64_t gen;
+	struct aq_fan_rx {
+		int64_t d;		/* ns, propagation delay */
+		int ri;
+		unsigned int rank;
+	} rx[];
 };
 
 /* --------------------------------------------------------------- radios */
@@ -244,6 +269,7 @@ struct aq_radio {
 	double pos[3];
 	double tx_power_dbm, noise_dbm, cca_dbm;
 	double noise_memo_dbm, noise_memo_mw;	/* noise_mw()'s last */
+	double lg_memo_mw, lg_memo_db;	/* rx_end_snr()'s last log */
 	unsigned int freq;		/* 0: not yet known, hears all */
 	struct aq_ac_state ac[AQ_NUM_AC];
 
@@ -310,7 +336,11 @@ enum aq_ev_type {
 	AQ_EV_ACCESS, AQ_EV_TX_BEGIN, AQ_EV_TX_END, AQ_EV_SIG_START,
 	AQ_EV_SIG_END, AQ_EV_TIMEOUT, AQ_EV_NAV_END, AQ_EV_TIMER,
 	AQ_EV_TXOP,
-	/* prop_pos: a signal's start and end at one receiver (radio) */
+	/* prop_pos: a signal's starts (gen 0) or ends (gen 1) at its
+	 * receivers, from the one at tx->fan_pos[gen] on (tx_fan()) */
+	AQ_EV_SIG_FAN,
+	/* prop_pos, per_rx_events: a signal's start and end at one
+	 * receiver; without them, its end when nobody received it (-1) */
 	AQ_EV_SIG_START_RX, AQ_EV_SIG_END_RX,
 };
 
@@ -361,6 +391,16 @@ struct aq_medium {
 	struct aq_event *heap;
 	unsigned int heap_len, heap_cap;
 	uint64_t seq;
+	int64_t until;			/* aq_run_until()'s bound */
+	double thr_memo_db, thr_memo_lin;	/* sinr_at_least()'s last */
+	/* prop_pos: each source's receivers in arrival order, valid while
+	 * their gen is fan_gen (links and radios unchanged) */
+	struct aq_fan *fan[AQ_MAX_RADIOS];
+	uint64_t fan_gen;
+	/* prop_pos: two heap events per receiver, as before tx_fan(); the
+	 * reference the unit tests compare tx_fan() with */
+	bool per_rx_events;
+	uint64_t heap_inserts;		/* events put into the heap */
 	uint64_t rng[4];
 	/* the draws for overheard copies: a stream of their own, so that
 	 * overhear leaves every other draw as it was */

@@ -1966,6 +1966,126 @@ static void test_hwsim_ext(void)
 	}
 }
 
+/* ------------------------------------------------------ per-pair delays */
+
+/*
+ * tx_fan() handles a signal's arrivals at its receivers with one heap
+ * event per side instead of one per receiver and side.  It must handle
+ * every arrival at the time and in the order the per-receiver events
+ * took: the same trace and statistics (events counted included) as the
+ * reference path (per_rx_events) for the same seed.  The
+ * run has what could tell them apart: three BSSs with positions (delays
+ * of 17 to 200 ns), a radio 12 km away whose link to ap1 is set to 30 dB
+ * (a 40 us delay, longer than an ACK, so one frame's end reaches it after
+ * the next frame's start), beacons, stepping by 1.3 and 37 us
+ * (aq_run_until()'s bound falls between one signal's arrivals), a radio
+ * removed and one added mid-run, and positions moved.
+ */
+static const char fan_cfg[] =
+	"{\"phy\": {\"standard\": \"g\"}, \"seed\": 5,"
+	" \"radios\": ["
+	"  {\"name\": \"ap1\", \"pos\": [0, 0]}, {\"name\": \"s1\", \"pos\": [5, 0]},"
+	"  {\"name\": \"ap2\", \"pos\": [30, 0]}, {\"name\": \"s2\", \"pos\": [30, 5]},"
+	"  {\"name\": \"ap3\", \"pos\": [60, 0]}, {\"name\": \"s3\", \"pos\": [65, 0]},"
+	"  {\"name\": \"s3b\", \"pos\": [60, -5]}, {\"name\": \"far\", \"pos\": [12000, 0]}],"
+	" \"links\": [{\"from\": \"ap1\", \"to\": \"far\", \"snr_db\": 30},"
+	"  {\"from\": \"far\", \"to\": \"ap1\", \"snr_db\": 30}],"
+	" \"traffic\": ["
+	"  {\"src\": \"ap1\", \"dst\": \"s1\", \"saturated\": true, \"payload\": 1500},"
+	"  {\"src\": \"ap2\", \"dst\": \"s2\", \"saturated\": true, \"payload\": 1500},"
+	"  {\"src\": \"ap3\", \"dst\": \"s3\", \"saturated\": true, \"payload\": 1000},"
+	"  {\"src\": \"ap3\", \"dst\": \"s3b\", \"saturated\": true, \"payload\": 300},"
+	"  {\"src\": \"s1\", \"dst\": \"ap1\", \"interval_us\": 500, \"payload\": 60},"
+	"  {\"src\": \"s3\", \"dst\": \"ap3\", \"interval_us\": 700, \"payload\": 60},"
+	"  {\"src\": \"far\", \"dst\": \"ap1\", \"interval_us\": 3000, \"payload\": 200},"
+	"  {\"src\": \"ap1\", \"dst\": \"broadcast\", \"interval_us\": 10240, \"payload\": 200, \"tid\": 7},"
+	"  {\"src\": \"ap2\", \"dst\": \"broadcast\", \"interval_us\": 10240, \"payload\": 200, \"tid\": 7}]}";
+
+struct fan_run {
+	char *trace, *stats;
+	uint64_t events, transmissions, inserts;
+	unsigned int past_bound;
+};
+
+static void fan_run(bool per_rx, struct fan_run *o)
+{
+	struct aq_medium *m = calloc(1, sizeof(*m));
+	struct aq_sim sim = { 0 };
+	struct aq_opts opts;
+	char err[512] = "";
+	size_t sz = 0;
+	FILE *sf;
+	int64_t t;
+
+	memset(o, 0, sizeof(*o));
+	if (!m || aq_config_load(NULL, fan_cfg, m, &sim, &opts, err, sizeof(err)) < 0) {
+		ok(0, "fan config loads (%s)", err);
+		exit(1);
+	}
+	m->per_rx_events = per_rx;
+	m->trace = open_memstream(&o->trace, &sz);
+	aq_sim_start(m, &sim);
+	/* 1.3 us steps: some bounds fall between one signal's arrivals,
+	 * and none of those after the bound may be handled before the next
+	 * call (the clock would pass the bound) */
+	for (t = 0; t < AQ_NS_PER_S / 50; t += 1300) {
+		aq_run_until(m, t);
+		o->past_bound += m->now != t;
+	}
+	for (; t < AQ_NS_PER_S / 20; t += 37 * 1000)
+		aq_run_until(m, t);
+	for (; t < AQ_NS_PER_S * 3 / 10; t += AQ_NS_PER_S / 1000) {
+		if (t >= AQ_NS_PER_S / 10 && m->radio[3].present)
+			aq_radio_remove(m, 3);	/* s2 */
+		if (t >= AQ_NS_PER_S * 15 / 100 && m->radio[4].pos[1] == 0) {
+			m->radio[4].pos[1] = 40;	/* ap3 moves */
+			aq_links_update(m);
+		}
+		if (t >= AQ_NS_PER_S * 2 / 10 && !m->radio[3].present)
+			aq_radio_add(m, "s2again", NULL);
+		aq_run_until(m, t);
+	}
+	fclose(m->trace);
+	m->trace = NULL;
+	sf = open_memstream(&o->stats, &sz);
+	aq_stats_json(m, sf);
+	fclose(sf);
+	o->events = m->st.events;
+	o->transmissions = m->st.transmissions;
+	o->inserts = m->heap_inserts;
+	aq_fini(m);
+	aq_sim_free(&sim);
+	free(m);
+}
+
+static void test_fan(void)
+{
+	struct fan_run a, b;
+
+	fan_run(true, &a);
+	fan_run(false, &b);
+	ok(a.transmissions > 1000 && strlen(a.trace) > 1000,
+	   "per-pair delays: the run transmits (%llu transmissions)",
+	   (unsigned long long)a.transmissions);
+	ok(!a.past_bound && !b.past_bound,
+	   "... no arrival is handled past aq_run_until()'s bound (%u, %u steps)",
+	   a.past_bound, b.past_bound);
+	ok(!strcmp(a.trace, b.trace),
+	   "one event per side (tx_fan) gives the trace of one per receiver");
+	ok(!strcmp(a.stats, b.stats) && a.events == b.events,
+	   "... and the same statistics, events counted included (%llu)",
+	   (unsigned long long)b.events);
+	/* 7 receivers per transmission here: 14 events each, where the
+	 * accesses the radios schedule are most of what is left */
+	ok(b.inserts * 10 < a.inserts * 6,
+	   "... with under 60 %% of the heap's insertions (%llu against %llu)",
+	   (unsigned long long)b.inserts, (unsigned long long)a.inserts);
+	free(a.trace);
+	free(a.stats);
+	free(b.trace);
+	free(b.stats);
+}
+
 int main(void)
 {
 	test_airtime();
@@ -1988,6 +2108,7 @@ int main(void)
 	test_overhear();
 	test_beacon_scope();
 	test_prop_positions();
+	test_fan();
 	test_txop();
 	test_ht_ref_rate();
 	test_ht_exchanges();
