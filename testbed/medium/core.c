@@ -1924,6 +1924,31 @@ static void tx_fan(struct aq_medium *m, struct aq_tx *tx, int end)
 	}
 }
 
+/*
+ * Live mode: the medium woke at now for its earliest event, due at due.
+ * Over AQ_LATE_NS late counts as a late wakeup, and the medium was behind
+ * from AQ_LATE_NS after due until now: behind_ns sums those intervals,
+ * each moment once, however many wakeups saw it.
+ */
+void aq_note_lateness(struct aq_medium *m, int64_t now, int64_t due)
+{
+	int64_t from;
+
+	if (due > now)
+		return;
+	if (now - due > m->st.max_late_ns)
+		m->st.max_late_ns = now - due;
+	if (now - due <= AQ_LATE_NS)
+		return;
+	m->st.late_events++;
+	from = due + AQ_LATE_NS;
+	if (from < m->st.behind_until)
+		from = m->st.behind_until;
+	if (now > from)
+		m->st.behind_ns += now - from;
+	m->st.behind_until = now;
+}
+
 void aq_run_until(struct aq_medium *m, int64_t t)
 {
 	struct aq_event e;

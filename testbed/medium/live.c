@@ -593,12 +593,7 @@ int aq_live_run(struct aq_medium *m, struct aq_opts *o)
 		struct timespec ts;
 
 		/* how late the medium acts on its own events (host load) */
-		if (due <= now) {
-			if (now - due > m->st.max_late_ns)
-				m->st.max_late_ns = now - due;
-			if (now - due > AQ_NS_PER_S / 1000)
-				m->st.late_events++;
-		}
+		aq_note_lateness(m, now, due);
 		aq_run_until(m, now);
 		if (end && now >= end)
 			break;

@@ -374,6 +374,9 @@ struct aq_global_stats {
 	uint64_t kern_err_frame, kern_err_txinfo, nl_rx_overflows;
 	int64_t max_late_ns;
 	uint64_t late_events;
+	/* time the medium was over 1 ms behind its own events (the union of
+	 * those intervals; behind_until: the end of the last counted) */
+	int64_t behind_ns, behind_until;
 	int64_t contend_area;		/* integral of contending radios, ns */
 	int64_t contend_since;
 	unsigned int contending;
@@ -442,6 +445,9 @@ uint8_t aq_classify_l4(const uint8_t *d, unsigned int len);
 void aq_enqueue(struct aq_medium *m, struct aq_frame *f);
 int64_t aq_next_event_time(struct aq_medium *m);
 void aq_run_until(struct aq_medium *m, int64_t t);
+/* live mode: the medium acts at now on an event due at due (lateness) */
+#define AQ_LATE_NS	(AQ_NS_PER_S / 1000)
+void aq_note_lateness(struct aq_medium *m, int64_t now, int64_t due);
 void aq_timer(struct aq_medium *m, int64_t t, int arg, uint64_t gen);
 void aq_stats_flush(struct aq_medium *m);
 uint64_t aq_rand(struct aq_medium *m);

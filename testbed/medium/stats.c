@@ -121,8 +121,9 @@ void aq_stats_json(struct aq_medium *m, FILE *o)
 	fprintf(o, " \"kernel_rejected_frames\": %" PRIu64 ", \"kernel_rejected_tx_info\": %"
 		PRIu64 ", \"netlink_rx_overflows\": %" PRIu64 ",\n", g->kern_err_frame,
 		g->kern_err_txinfo, g->nl_rx_overflows);
-	fprintf(o, " \"live_max_late_us\": %.3f, \"live_late_wakeups\": %" PRIu64 ",\n",
-		us(g->max_late_ns), g->late_events);
+	fprintf(o, " \"live_max_late_us\": %.3f, \"live_late_wakeups\": %" PRIu64
+		", \"live_behind_us\": %.3f,\n",
+		us(g->max_late_ns), g->late_events, us(g->behind_ns));
 	fprintf(o, " \"contending_now\": %u, \"contending_mean\": %.4f,\n",
 		g->contending, span > 0 ? (double)g->contend_area / span : 0.0);
 	fprintf(o, " \"contending_hist_us\": [");

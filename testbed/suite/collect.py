@@ -211,6 +211,11 @@ def medium_delta(raw):
             # channel the run measured was slower than the one modelled
             "late_wakeups": (b.get("live_late_wakeups", 0) - a.get("live_late_wakeups", 0)
                              if "live_late_wakeups" in b else None),
+            # how long the medium was over 1 ms behind its own events
+            # (each moment once): the share of the flows' time the
+            # channel's timing was not kept
+            "behind_us": (b["live_behind_us"] - a.get("live_behind_us", 0.0)
+                          if "live_behind_us" in b else None),
             "radios": radios}
 
 
@@ -494,6 +499,8 @@ def main():
         "ap_discards": ap["discards"] if ap else None,
         "medium_collisions": sum(r["collisions"] for r in md["radios"].values()) if md else None,
         "medium_late_wakeups": md.get("late_wakeups") if md else None,
+        "medium_behind_fraction": md["behind_us"] / md["time_us"]
+        if md and md.get("behind_us") is not None and md.get("time_us") else None,
         "avg_drop_rate_percent": drop_rate(flows),
         "mean_active_contenders": contenders_mean(md),
         "n_star": n_star(raw),

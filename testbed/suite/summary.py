@@ -164,9 +164,30 @@ def _applies(a, where, when):
     return True
 
 
-def _value(points, variant, metric, rel, claim_variant=None, where=None, when=None):
+# A run whose medium was over 1 ms behind its own events for more than this
+# share of the flows' time (metric medium_behind_fraction) measured the
+# guest's CPU, not the channel the medium models: the guest could not keep
+# up with the emulated channel, so frames went out later than modelled and
+# the channel looked slower and emptier than it was.  No claim is judged at
+# a point where the claim's variant or the one it is relative to ran so.
+GUEST_BOUND = 0.05
+
+
+def guest_bound(a):
+    """The variant's worst run's medium_behind_fraction when over
+    GUEST_BOUND, else None."""
+    fr = [r["metrics"].get("medium_behind_fraction") for r in a.get("runs", [])
+          if not r.get("error")]
+    fr = [x for x in fr if x is not None]
+    return max(fr) if fr and max(fr) > GUEST_BOUND else None
+
+
+def _value(points, variant, metric, rel, claim_variant=None, where=None, when=None,
+           bound=None):
     """Per point: mean of metric for variant (over relative_to's mean), at
-    the points where the claim applies (judged on claim_variant's runs)."""
+    the points where the claim applies (judged on claim_variant's runs);
+    the points left out because a run there was guest-bound go into BOUND
+    ({slug: worst medium_behind_fraction}) when given."""
     out = {}
     for slug, pt in points.items():
         a = pt.get(variant)
@@ -180,6 +201,12 @@ def _value(points, variant, metric, rel, claim_variant=None, where=None, when=No
             if not b or metric not in b["metrics"] or not b["metrics"][metric]["mean"]:
                 continue
             v = v / b["metrics"][metric]["mean"]
+        gb = max([x for x in (guest_bound(a), guest_bound(pt.get(rel) or {}) if rel else None)
+                  if x is not None], default=None)
+        if gb is not None:
+            if bound is not None:
+                bound[slug] = gb
+            continue
         out[slug] = v
     return out
 
@@ -205,7 +232,7 @@ def evaluate(agg, papers):
                    "variant": c["variant"], "relative_to": c.get("relative_to"),
                    "paper_value": c.get("paper_value", c.get("expect")), "ours": None,
                    "ours_points": {}, "default": None, "ratio": None,
-                   "verdict": None, "status": "measured"}
+                   "verdict": None, "status": "measured", "guest_bound": {}}
             points = agg.get(c["scenario"])
             if not os.path.exists(sc.path_of(c["scenario"])):
                 row["status"] = "no scenario yet"
@@ -215,7 +242,8 @@ def evaluate(agg, papers):
                 rows.append(row)
                 continue
             cond = (c["variant"], c.get("where"), c.get("when"))
-            ours = _value(points, c["variant"], c["metric"], c.get("relative_to"), *cond)
+            ours = _value(points, c["variant"], c["metric"], c.get("relative_to"), *cond,
+                          bound=row["guest_bound"])
             dv = default_variant(points)
             dflt = _value(points, dv, c["metric"], c.get("relative_to"), *cond) if dv else {}
             verdicts, ratios = [], []
@@ -234,7 +262,12 @@ def evaluate(agg, papers):
                     row["paper_value"] = pv
             if not ours:
                 row["status"] = "no result"
-                if (c.get("where") or c.get("when")) and \
+                if row["guest_bound"]:
+                    row["status"] = ("not judged: guest-bound at " +
+                                     ", ".join(sorted(row["guest_bound"])) +
+                                     f" (the medium over 1 ms behind for more than "
+                                     f"{GUEST_BOUND:.0%} of the flows' time)")
+                elif (c.get("where") or c.get("when")) and \
                         _value(points, c["variant"], c["metric"], c.get("relative_to")):
                     row["status"] = "no run in the claim's range"
                 rows.append(row)
@@ -330,4 +363,8 @@ def scenario_table(name, points):
             lines.append(f"{v:<10} {n:>2} " + " ".join(cells))
             for e in a["errors"]:
                 lines.append(f"  {v}: failed: {e[:200]}")
+            gb = guest_bound(a)
+            if gb is not None:
+                lines.append(f"  {v}: guest-bound, the medium over 1 ms behind for "
+                             f"{gb:.0%} of the flows' time: not judged")
     return "\n".join(lines)

@@ -2086,6 +2086,34 @@ static void test_fan(void)
 	free(b.stats);
 }
 
+/* ------------------------------------------------------------ lateness */
+
+/*
+ * aq_note_lateness(): wakeups over 1 ms late count, and the time behind
+ * is the union of the intervals from 1 ms after each due time to the
+ * wakeup.  Due 0, woken at 0.5 ms: not late.  Due 10 ms, woken at 13:
+ * behind 11-13 (2 ms).  Due 12, woken at 15 (still behind since 13):
+ * 13-15 more (2 ms, not the 3 from 13 to 15 plus 11-13 again).  Due 30,
+ * woken at 30.9: not late.  Due 40, woken at 45: 41-45 (4 ms).  In all 8
+ * ms behind, 3 late wakeups, 5 ms the latest.
+ */
+static void test_lateness(void)
+{
+	struct aq_medium *m = mk(AQ_STD_G, false, 1);
+	int64_t ms = AQ_NS_PER_S / 1000;
+
+	aq_note_lateness(m, ms / 2, 0);
+	aq_note_lateness(m, 13 * ms, 10 * ms);
+	aq_note_lateness(m, 15 * ms, 12 * ms);
+	aq_note_lateness(m, 30 * ms + 9 * ms / 10, 30 * ms);
+	aq_note_lateness(m, 44 * ms, 45 * ms);	/* early: nothing */
+	aq_note_lateness(m, 45 * ms, 40 * ms);
+	EQ(m->st.late_events, 3, "lateness: 3 wakeups over 1 ms late");
+	EQ(m->st.behind_ns, 8 * ms, "lateness: 8 ms behind, each moment counted once");
+	EQ(m->st.max_late_ns, 5 * ms, "lateness: 5 ms the latest");
+	done(m);
+}
+
 int main(void)
 {
 	test_airtime();
@@ -2109,6 +2137,7 @@ int main(void)
 	test_beacon_scope();
 	test_prop_positions();
 	test_fan();
+	test_lateness();
 	test_txop();
 	test_ht_ref_rate();
 	test_ht_exchanges();
