@@ -4,8 +4,10 @@ opens from the file system) and an reST page with the same numbers.
 
 Both pages are made from the run records and testbed/papers.toml only.
 """
+import fnmatch
 import html
 import os
+import re
 import time
 
 from . import scenario as sc
@@ -61,6 +63,8 @@ def plot_one(plt, spec, scn, points, path):
     slugs = sorted(points)
     if kind == "stations":
         return _plot_stations(plt, spec, scn, points, path)
+    if kind == "grid":
+        return _plot_grid(plt, spec, scn, points, path)
     if kind == "sweep":
         x = spec["x"]
         xs = sorted({pt_v["point"].get(x) for pt in points.values()
@@ -193,6 +197,69 @@ def _plot_stations(plt, spec, scn, points, path):
     for ax in list(axes.flat)[n:]:
         ax.set_visible(False)
     fig.suptitle(f"{scn['name']} [{sorted(points)[0]}]: {spec.get('title', '')}", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return path, None
+
+
+def grid_cells(spec, points):
+    """{point slug: {(row, col): mean}} for a grid plot: every variant
+    matching spec's variants (names or patterns) whose definition holds
+    "ROW/COL" at the key path spec["cell"] (retry.fixed: the AP's and the
+    station's retry limits), the mean of spec's metric there; one panel
+    per sweep point."""
+    out = {}
+    for slug, pt in points.items():
+        for name, a in pt.items():
+            if not any(fnmatch.fnmatchcase(name, p) for p in spec["variants"]):
+                continue
+            v = (a["runs"][0].get("variant_spec") or {}) if a["runs"] else {}
+            for k in spec["cell"].split("."):
+                v = v.get(k) if isinstance(v, dict) else None
+            s = a["metrics"].get(spec["metric"])
+            try:
+                r, c = (int(t) for t in str(v).split("/"))
+            except ValueError:
+                continue
+            if s and s["mean"] is not None:
+                out.setdefault(slug, {})[(r, c)] = s["mean"]
+    return out
+
+
+def _plot_grid(plt, spec, scn, points, path):
+    """The paper's grid (retry-limit-obss's 36 cases): a heat map of the
+    metric over rows x cols, each cell annotated, the best one boxed."""
+    cells = grid_cells(spec, points)
+    if not cells or max(len(c) for c in cells.values()) < 2:
+        return None, (f"needs two or more of the variants {', '.join(spec['variants'])} "
+                      f"at one point (--set variants='{spec['variants'][0]}')")
+    n = len(cells)
+    fig, axes = plt.subplots(1, n, figsize=(5.2 * n, 4.6), squeeze=False)
+    def natural(slug):  # n_bss=5 before n_bss=10
+        return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", slug)]
+    for ax, slug in zip(axes.flat, sorted(cells, key=natural)):
+        c = cells[slug]
+        rows = sorted({r for r, _ in c})
+        cols = sorted({k for _, k in c})
+        z = [[c.get((r, k), float("nan")) for k in cols] for r in rows]
+        im = ax.imshow(z, origin="lower", cmap="viridis", aspect="auto")
+        best = max(c, key=c.get)
+        for i, r in enumerate(rows):
+            for j, k in enumerate(cols):
+                if (r, k) in c:
+                    ax.annotate(f"{c[(r, k)]:.3g}", (j, i), ha="center", va="center",
+                                fontsize=8, color="white",
+                                fontweight="bold" if (r, k) == best else "normal")
+        ax.add_patch(plt.Rectangle((cols.index(best[1]) - 0.5, rows.index(best[0]) - 0.5),
+                                   1, 1, fill=False, edgecolor="red", linewidth=2))
+        ax.set_xticks(range(len(cols)), cols)
+        ax.set_yticks(range(len(rows)), rows)
+        ax.set_xlabel(spec.get("xlabel", "column"))
+        ax.set_ylabel(spec.get("ylabel", "row"))
+        ax.set_title(slug, fontsize=9)
+        fig.colorbar(im, ax=ax, label=spec["metric"])
+    fig.suptitle(f"{scn['name']}: {spec.get('title', '')}", fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=90)
     plt.close(fig)

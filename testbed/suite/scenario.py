@@ -14,6 +14,7 @@ Job ids hash every resolved parameter, so a run made with other parameters
 exactly the runs whose record exists.
 """
 import copy
+import fnmatch
 import hashlib
 import itertools
 import json
@@ -28,10 +29,10 @@ TOP_KEYS = {"name", "title", "description", "paper", "clock", "suite",
             "notes", "params", "full", "variant", "plot", "cost"}
 VARIANT_KEYS = {"name", "label", "role", "qdisc", "backpressure", "modules",
                 "cc", "sysctl", "ap_debugfs", "all_debugfs", "retry", "ap_exec",
-                "ap_undo", "sta_exec", "sta_undo", "note"}
+                "ap_undo", "sta_exec", "sta_undo", "note", "expand"}
 PLOT_KEYS = {"kind", "title", "metric", "series", "x", "ylabel", "xlabel",
-             "log", "cite", "variants"}
-PLOT_KINDS = ("cdf", "timeseries", "bars", "sweep", "stations")
+             "log", "cite", "variants", "cell"}
+PLOT_KINDS = ("cdf", "timeseries", "bars", "sweep", "stations", "grid")
 # Parameters every scenario has (the runner reads them); a scenario may add
 # its own (used in variant strings as {name}).
 COMMON_PARAMS = {
@@ -99,6 +100,59 @@ def load(name):
     return check(s, p)
 
 
+class _Keep(dict):
+    """format_map() that leaves {names} it does not know for later."""
+    def __missing__(self, k):
+        return "{" + k + "}"
+
+
+def _fill(v, values):
+    if isinstance(v, str):
+        return v.format_map(_Keep(values))
+    if isinstance(v, list):
+        return [_fill(x, values) for x in v]
+    if isinstance(v, dict):
+        return {k: _fill(x, values) for k, x in v.items()}
+    return v
+
+
+def expand_variants(variants, where):
+    """A variant with expand = {key: [values], ...} stands for one variant
+    per combination of the values, its strings filled with them (name
+    "fixed-{ap}-{sta}" with ap = [2, 3] and sta = [2, 3] gives fixed-2-2,
+    fixed-2-3, fixed-3-2, fixed-3-3).  A name the scenario defines itself
+    is not made again: the explicit variant (its label, role) wins."""
+    explicit = {v.get("name") for v in variants if "expand" not in v}
+    out = []
+    for v in variants:
+        if "expand" not in v:
+            out.append(v)
+            continue
+        ex = v["expand"]
+        if not isinstance(ex, dict) or not ex or \
+                not all(isinstance(x, list) and x for x in ex.values()):
+            raise ScenarioError(f"{where}: variant {v.get('name')}: expand must map "
+                                "names to non-empty lists of values")
+        keys = list(ex)
+        for values in itertools.product(*(ex[k] for k in keys)):
+            nv = _fill({k: x for k, x in v.items() if k != "expand"}, dict(zip(keys, values)))
+            if nv.get("name") not in explicit:
+                out.append(nv)
+    return out
+
+
+def select_variants(names, variants):
+    """The variants params.variants asks for: names, or shell patterns
+    (fixed-*) matching several, in the scenario's order."""
+    out = []
+    for n in names:
+        hit = [v["name"] for v in variants if fnmatch.fnmatchcase(v["name"], n)] \
+            if any(ch in n for ch in "*?[") else []
+        # a plain name, or a pattern matching none (reported unknown)
+        out += [h for h in hit or [n] if h not in out]
+    return out
+
+
 def check(s, where):
     bad = set(s) - TOP_KEYS
     if bad:
@@ -125,7 +179,8 @@ def check(s, where):
     params = dict(COMMON_PARAMS)
     params.update(own)
     s["params"] = params
-    variants = s.get("variant", [])
+    variants = expand_variants(s.get("variant", []), where)
+    s["variant"] = variants
     if not variants:
         raise ScenarioError(f"{where}: no [[variant]]")
     seen = set()
@@ -152,6 +207,11 @@ def check(s, where):
             raise ScenarioError(f"{where}: plot: unknown keys {sorted(bad)}")
         if p.get("kind") not in PLOT_KINDS:
             raise ScenarioError(f"{where}: plot kind must be one of {PLOT_KINDS}")
+        if p["kind"] == "grid" and not (p.get("cell") and p.get("metric") and
+                                        p.get("variants")):
+            raise ScenarioError(f"{where}: a grid plot needs cell (the variant key whose "
+                                "value is \"ROW/COL\", e.g. retry.fixed), metric and "
+                                "variants (names or patterns)")
     full = s.get("full", {})
     for k in full:
         if k != "sweep" and k not in params:
@@ -207,6 +267,7 @@ def resolve(s, full=False, sets=()):
             sweep.pop(k, None)
             params[k] = _coerce(k, text, like)
     known = {v["name"] for v in s["variant"]}
+    params["variants"] = select_variants(params["variants"], s["variant"])
     unknown = [v for v in params["variants"] if v not in known]
     if unknown:
         raise ScenarioError(f"scenario '{s['name']}': no variant {unknown} "
