@@ -12,8 +12,14 @@
 #                      (TCP_INFO) and its /proc/net/tcp_airtime line
 #                      ("first ..."); read until EOF, then print the same
 #                      ("end ...") and the bytes read
-#   send ADDR PORT BYTES [WAIT_S]
-#                      connect, wait WAIT_S seconds (default 0), send BYTES
+#   send ADDR PORT BYTES [WAIT]
+#                      connect, wait, send BYTES.  WAIT: seconds (default
+#                      0), or a file: until a line of it starts "first "
+#                      (the receiver's, so that it is read before any data
+#                      arrives however long the guest takes to get there:
+#                      under the virtual clock a receiver that waits on the
+#                      host's file system lets guest time jump past a
+#                      sender's timer)
 #   sink ADDR PORT     accept connections on ADDR:PORT and read each to
 #                      EOF, forever
 #   churn ADDR PORT    connect (the namespace's default congestion
@@ -114,8 +120,23 @@ def recv(addr, port, cc):
     s.close()
 
 
-def send(addr, port, nbytes, wait_s=0.0):
+def first_seen(path):
+    try:
+        with open(path) as f:
+            return any(line.startswith("first ") for line in f)
+    except OSError:
+        return False
+
+
+def send(addr, port, nbytes, wait="0"):
     s = socket.create_connection((addr, port))
+    try:
+        wait_s = float(wait)
+    except ValueError:
+        wait_s = 0.0
+        deadline = time.monotonic() + 600
+        while not first_seen(wait) and time.monotonic() < deadline:
+            time.sleep(0.01)
     if wait_s:
         time.sleep(wait_s)
     buf = b"x" * 65536
@@ -182,14 +203,14 @@ def main():
         recv(sys.argv[2], int(sys.argv[3]), sys.argv[4])
     elif mode == "send":
         send(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]),
-             float(sys.argv[5]) if len(sys.argv) > 5 else 0.0)
+             sys.argv[5] if len(sys.argv) > 5 else "0")
     elif mode == "sink":
         sink(sys.argv[2], int(sys.argv[3]))
     elif mode == "churn":
         churn(sys.argv[2], int(sys.argv[3]))
     else:
         sys.exit("usage: airtime_socks.py idle N | recv ADDR PORT CC | "
-                 "send ADDR PORT BYTES [WAIT_S] | sink ADDR PORT | churn ADDR PORT")
+                 "send ADDR PORT BYTES [WAIT] | sink ADDR PORT | churn ADDR PORT")
 
 
 if __name__ == "__main__":
