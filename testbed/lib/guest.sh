@@ -85,6 +85,7 @@ aq_cleanup_all() {
 	local p ns
 	for p in "${_aq_pids[@]}"; do kill "$p" 2>/dev/null; done
 	pkill -x hostapd; pkill -x wpa_supplicant; pkill -x iperf3; pkill -x irtt
+	pkill -x aq-fetch
 	pkill -x aqmedium
 	sleep 0.3
 	for ns in $(ip netns list 2>/dev/null | awk '{print $1}'); do

@@ -261,6 +261,20 @@ say "$scn $id: associated; idle RTT $(awk -F/ '/^rtt/ {print $5}' "$out/ping-idl
 # one iperf3 server per flow on the wired host
 nflows=$((downloads + uploads))
 for f in $(seq "$nflows"); do iperf3_server srv $((5200 + f)) || exit 1; done
+# objects_kb: every download fetches objects of that many KiB one after
+# another, a connection each (aq-fetch, testbed/tools: the OBSS paper's
+# response time), from one aq-fetch server on the wired host
+objs=$(P objects_kb)
+[ "$objs" = null ] && objs=0
+fetch=$AQ_BUILD/tools/aq-fetch
+if [ "$objs" != 0 ]; then
+	[ -x "$fetch" ] || { say "$scn $id: objects_kb: no $fetch (make -C testbed/tools)"; exit 1; }
+	ip netns exec srv "$fetch" -l 5300 2>"$out/aq-fetch-server.err" &
+	fetch_srv=$!
+	sleep 0.2
+	kill -0 "$fetch_srv" 2>/dev/null || {
+		say "$scn $id: aq-fetch server: $(cat "$out/aq-fetch-server.err")"; exit 1; }
+fi
 
 sta1_mac=$(ip netns exec sta1 cat "/sys/class/net/${STA_IFS[0]}/address")
 namespaces() {
@@ -464,6 +478,10 @@ retry_stats() {
 run_flows() { # RAWDIR CC: every flow for $dur s, ping from sta1 alongside
 	local raw=$1 cc=$2 f i off t0 pids=() ping_pid tc_pid rate_pid sample_pid= air_pid= ns
 	medium_stats >"$raw/medium-before.json" 2>/dev/null
+	# the guest's CPU over the flows (the first line of /proc/stat before
+	# and after): a guest busy throughout measured its own CPU
+	head -n 1 /proc/stat >"$raw/cpu.txt"
+	ps -eo pid,comm,cputimes --sort=-cputimes >"$raw/ps-before.txt" 2>/dev/null
 	[ "$topology" = obss ] && retry_stats >"$raw/retry-stats-before.txt" 2>&1
 	ip netns exec sta1 ping -n -i "$pint" -W 2 -w $((dur + 2)) 10.9.0.2 \
 		>"$raw/ping.txt" 2>&1 &
@@ -514,9 +532,15 @@ run_flows() { # RAWDIR CC: every flow for $dur s, ping from sta1 alongside
 		f=$((f + 1))
 		off=$(start_of "$f")
 		echo "$f down sta$i $t0 $off $dur" >>"$raw/flows.txt"
-		{ sleep "$off"; exec timeout $((dur + 60)) ip netns exec "sta$i" iperf3 -c 10.9.0.2 \
-			-p $((5200 + f)) -J -t $((dur - off)) -i 1 -R -C "$cc" "${mss_opt[@]}" \
-			>"$raw/iperf3-$f-down-sta$i.json" 2>&1; } &
+		if [ "$objs" != 0 ]; then
+			{ sleep "$off"; exec timeout $((dur + 60)) ip netns exec "sta$i" "$fetch" \
+				-c 10.9.0.2 -p 5300 -s $((objs * 1024)) -t $((dur - off)) -C "$cc" \
+				>"$raw/fetch-$f-down-sta$i.txt" 2>&1; } &
+		else
+			{ sleep "$off"; exec timeout $((dur + 60)) ip netns exec "sta$i" iperf3 -c 10.9.0.2 \
+				-p $((5200 + f)) -J -t $((dur - off)) -i 1 -R -C "$cc" "${mss_opt[@]}" \
+				>"$raw/iperf3-$f-down-sta$i.json" 2>&1; } &
+		fi
 		pids+=($!)
 	done
 	for i in $(seq "$uploads"); do
@@ -535,6 +559,10 @@ run_flows() { # RAWDIR CC: every flow for $dur s, ping from sta1 alongside
 	kill "$tc_pid" "$rate_pid" ${sample_pid:+"$sample_pid"} ${air_pid:+"$air_pid"} 2>/dev/null
 	wait "$tc_pid" "$rate_pid" ${sample_pid:+"$sample_pid"} ${air_pid:+"$air_pid"} 2>/dev/null
 	medium_stats >"$raw/medium-after.json" 2>/dev/null
+	head -n 1 /proc/stat >>"$raw/cpu.txt"
+	# where the guest's CPU went (seconds per process, kernel threads
+	# too; the difference from ps-before.txt is the flows')
+	ps -eo pid,comm,cputimes --sort=-cputimes >"$raw/ps-after.txt" 2>/dev/null
 	ip netns exec "$AP_NS" tc -s -j qdisc show dev "$AP_IF" >"$raw/tc-final.json" 2>/dev/null
 	[ -r "$dbg/backpressure/stats" ] && cat "$dbg/backpressure/stats" >"$raw/backpressure.txt"
 	[ "$topology" = obss ] && retry_stats >"$raw/retry-stats.txt" 2>&1
@@ -599,5 +627,6 @@ for k in "${todo[@]}"; do
 			(if (.medium_behind_fraction // 0) > 0.05 then "; GUEST-BOUND: the medium was over 1 ms behind for \(.medium_behind_fraction * 100 | floor) % of the flows'"'"' time, no claim is judged on this run" else "" end)' "$raw/run.json")"
 	fi
 done
+[ -n "${fetch_srv:-}" ] && kill "$fetch_srv" 2>/dev/null
 medium_stop
 exit 0

@@ -66,7 +66,67 @@ def flow_records(raw):
             rec["tcp_rtt_ms"] = [st["rtt"] / 1000 for st in snd if st.get("rtt")]
             rec["cwnd_segments"] = [st["snd_cwnd"] / seg for st in snd] if seg else []
         flows.append(rec)
+    flows += fetch_records(raw, errors)
+    flows.sort(key=lambda r: r["id"])
     return flows, errors
+
+
+def fetch_records(raw, errors):
+    """Object flows (params.objects_kb: aq-fetch, one object after another
+    on a connection each): per flow its response times (ms, in the order
+    fetched), goodput (the objects' octets over the flow's own time,
+    flows.txt) and the octets fetched per second of the run."""
+    span = {}
+    p = os.path.join(raw, "flows.txt")
+    for line in open(p, errors="replace") if os.path.exists(p) else []:
+        w = line.split()
+        if len(w) == 6:
+            span[int(w[0])] = (float(w[3]) + float(w[4]), float(w[5]) - float(w[4]))
+    out = []
+    for f in glob.glob(os.path.join(raw, "fetch-*.txt")):
+        m = re.match(r"fetch-(\d+)-(down|up)-(sta\d+)\.txt$", os.path.basename(f))
+        if not m:
+            continue
+        rec = {"id": int(m.group(1)), "dir": m.group(2), "station": m.group(3),
+               "cc": None, "mbps": None, "retransmits": None, "interval_mbps": [],
+               "response_ms": [], "objects_failed": None}
+        octets, done = 0, None
+        start, length = span.get(rec["id"], (None, None))
+        for line in open(f, errors="replace"):
+            w = line.split()
+            if line.startswith("# done") and len(w) >= 6:
+                done, rec["objects_failed"] = int(w[2]), int(w[4])
+            elif len(w) == 3 and not line.startswith("#"):
+                t, ms, n = float(w[0]), float(w[1]), int(w[2])
+                rec["response_ms"].append(ms)
+                octets += n
+                if start is not None:
+                    # the second of the flow the object completed in
+                    # (aq-fetch stamps the time of day, as flows.txt)
+                    k = max(0, int(t + ms / 1000 - start))
+                    while len(rec["interval_mbps"]) <= k:
+                        rec["interval_mbps"].append(0.0)
+                    rec["interval_mbps"][k] += n * 8 / 1e6
+        if done is None or done != len(rec["response_ms"]) or not length:
+            rec["error"] = "aq-fetch gave no result" if done is None else \
+                f"aq-fetch: {len(rec['response_ms'])} objects timed, its total says {done}"
+            errors.append(f"flow {rec['id']}: {rec['error']}")
+        else:
+            rec["mbps"] = octets * 8 / 1e6 / length
+        out.append(rec)
+    return out
+
+
+def cpu_busy(raw):
+    """The guest's CPU busy over the flows: 1 - (idle + iowait) / all, from
+    the "cpu" lines of /proc/stat before and after them (cpu.txt)."""
+    p = os.path.join(raw, "cpu.txt")
+    rows = [[int(x) for x in line.split()[1:]] for line in open(p, errors="replace")
+            if line.startswith("cpu ")] if os.path.exists(p) else []
+    if len(rows) != 2 or len(rows[0]) < 5:
+        return None
+    d = [b - a for a, b in zip(*rows)]
+    return 1.0 - (d[3] + d[4]) / sum(d) if sum(d) > 0 else None
 
 
 def phy_rates(raw):
@@ -499,9 +559,16 @@ def main():
         "ap_discards": ap["discards"] if ap else None,
         "medium_collisions": sum(r["collisions"] for r in md["radios"].values()) if md else None,
         "medium_late_wakeups": md.get("late_wakeups") if md else None,
+        "guest_cpu_busy": cpu_busy(raw),
         "medium_behind_fraction": md["behind_us"] / md["time_us"]
         if md and md.get("behind_us") is not None and md.get("time_us") else None,
         "avg_drop_rate_percent": drop_rate(flows),
+        # object flows (objects_kb): each object's time from connect() to
+        # its last octet (retry-limit-obss Fig. 5), over every flow
+        "response_time_mean_ms": mean([x for f in flows for x in f.get("response_ms", [])]),
+        "response_time_p95_ms": pct([x for f in flows for x in f.get("response_ms", [])], 95),
+        "objects_fetched": sum(len(f["response_ms"]) for f in flows if "response_ms" in f)
+        if any("response_ms" in f for f in flows) else None,
         "mean_active_contenders": contenders_mean(md),
         "n_star": n_star(raw),
         "occupancy_fairness_index": jain([md["occupancy_us"].get(st) for st in

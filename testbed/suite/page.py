@@ -65,6 +65,10 @@ def plot_one(plt, spec, scn, points, path):
         return _plot_stations(plt, spec, scn, points, path)
     if kind == "grid":
         return _plot_grid(plt, spec, scn, points, path)
+    if kind == "cdf" and spec.get("series") == "response_ms" and not any(
+            fl.get("response_ms") for pt in points.values() for a in pt.values()
+            for r in a["runs"] for fl in r.get("flows", [])):
+        return None, "needs object flows (--set objects_kb=N)"
     if kind == "sweep":
         x = spec["x"]
         xs = sorted({pt_v["point"].get(x) for pt in points.values()
@@ -128,8 +132,14 @@ def plot_one(plt, spec, scn, points, path):
                 if kind == "bars":
                     break
                 if kind == "cdf":
-                    vals = sorted(x[1] for r in a["runs"] if not r.get("error")
-                                  for x in r["rtt"]["samples"])
+                    # the ping's RTTs, or series = "response_ms": every
+                    # object's response time (object flows)
+                    if spec.get("series") == "response_ms":
+                        vals = sorted(x for r in a["runs"] if not r.get("error")
+                                      for fl in r["flows"] for x in fl.get("response_ms", []))
+                    else:
+                        vals = sorted(x[1] for r in a["runs"] if not r.get("error")
+                                      for x in r["rtt"]["samples"])
                     if vals:
                         ax.plot(vals, [(k + 1) / len(vals) for k in range(len(vals))],
                                 label=_label(v, a), **_style(a))

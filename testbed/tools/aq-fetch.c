@@ -12,8 +12,9 @@
  *	One process serves every client at once (poll).
  *   aq-fetch -c ADDR -p PORT -s OCTETS -t SECONDS [-C CC]
  *	fetch: until SECONDS have passed, connect, ask for OCTETS, read them
- *	to the end; print per object "START_S ELAPSED_MS OCTETS" (START_S on
- *	CLOCK_MONOTONIC, ELAPSED_MS from connect() to the last octet), and a
+ *	to the end; print per object "START_S ELAPSED_MS OCTETS" (START_S the
+ *	time of day, as date +%s.%N gives it; ELAPSED_MS on CLOCK_MONOTONIC
+ *	from connect() to the last octet), and a
  *	last line "# done N objects, M failed".  A connection that fails or
  *	ends short counts as failed and is not timed.  -C sets the
  *	connection's congestion control (TCP_CONGESTION).
@@ -41,12 +42,17 @@
 
 static char zeros[65536];
 
-static double mono_s(void)
+static double clock_s(clockid_t c)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(c, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double mono_s(void)
+{
+	return clock_s(CLOCK_MONOTONIC);
 }
 
 static void usage(void)
@@ -233,7 +239,7 @@ static int client(const char *addr, int port, long size, double dur, const char 
 	}
 	end = mono_s() + dur;
 	while (mono_s() < end) {
-		double t = mono_s(), ms = fetch(&a, size, cc);
+		double t = clock_s(CLOCK_REALTIME), ms = fetch(&a, size, cc);
 
 		if (ms < 0) {
 			failed++;
