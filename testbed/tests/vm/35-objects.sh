@@ -14,7 +14,7 @@
 #   - the metrics response_time_mean_ms, _p95_ms and objects_fetched are
 #     the flows' own, and the medium's behind fraction was recorded.
 # aq-vm-clock: virtual
-# aq-vm-cost: 240  (host seconds, estimate: obss's topology with 2 BSSs and two 4 s runs)
+# aq-vm-cost: 300  (host seconds: 532 s of guest time, about 420 s of host time beside two other guests on 2 cores, 2026-11-29)
 # aq-vm-timeout: 2400  (guest seconds; the clock runs ahead while idle)
 set -u
 . "$AQ_TOP/testbed/lib/guest.sh"
