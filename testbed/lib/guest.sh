@@ -138,15 +138,45 @@ phy_dev() { ls "/sys/class/ieee80211/$1/device/net/" 2>/dev/null | head -n 1; }
 # on the host by make check and make)
 AQ_RETRY=${AQ_RETRY:-${AQ_BUILD:-${AQ_TOP:-/work/main}/build}/aq-retry/aq-retry}
 
-# aq_retry PHY ARGS...: aq-retry in the network namespace that holds PHY
-aq_retry() {
-	local ns
-	for ns in $(ip netns list | awk '{print $1}'); do
-		ip netns exec "$ns" test -e "/sys/class/ieee80211/$1" || continue
-		ip netns exec "$ns" "$AQ_RETRY" "$@"
-		return
+# Which network namespace holds each phy ("-": the initial one), as
+# phy_to_netns put it there or _aq_phy_scan found it.  aq_retry asked
+# every namespace in turn, an `ip netns exec` each until the phy's: at
+# obss's K = 40 (91 namespaces, 90 phys) some 8000 processes to set a
+# policy on every phy and as many to undo it, which under the virtual
+# clock were most of the minutes of guest time between two variants.
+declare -gA _aq_phy_ns=()
+
+# _aq_phy_scan: the map from every namespace's /sys/class/ieee80211
+_aq_phy_scan() {
+	local ns p
+	_aq_phy_ns=()
+	for p in /sys/class/ieee80211/*; do
+		[ -e "$p" ] && _aq_phy_ns[${p##*/}]=-
 	done
-	"$AQ_RETRY" "$@"
+	for ns in $(ip netns list | awk '{print $1}'); do
+		for p in $(ip netns exec "$ns" ls /sys/class/ieee80211 2>/dev/null); do
+			_aq_phy_ns[$p]=$ns
+		done
+	done
+}
+
+# aq_retry PHY ARGS...: aq-retry in the network namespace that holds PHY
+# (the map's entry, checked; scanned again when it is wrong or missing)
+aq_retry() {
+	local ns=${_aq_phy_ns[$1]:-}
+	case $ns in
+	-) [ -e "/sys/class/ieee80211/$1" ] || ns= ;;
+	?*) ip netns exec "$ns" test -e "/sys/class/ieee80211/$1" || ns= ;;
+	esac
+	if [ -z "$ns" ]; then
+		_aq_phy_scan
+		ns=${_aq_phy_ns[$1]:--}
+	fi
+	if [ "$ns" = - ]; then
+		"$AQ_RETRY" "$@"
+	else
+		ip netns exec "$ns" "$AQ_RETRY" "$@"
+	fi
 }
 
 netns_new() {
@@ -157,6 +187,7 @@ netns_new() {
 phy_to_netns() { # PHY NS
 	iw phy "$1" set netns name "$2" ||
 		{ echo "phy_to_netns: cannot move $1 to $2" >&2; return 1; }
+	_aq_phy_ns[$1]=$2
 }
 
 veth_link() { # NS1 IF1 NS2 IF2 [ADDR1/len ADDR2/len]
