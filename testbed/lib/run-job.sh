@@ -495,6 +495,10 @@ run_flows() { # RAWDIR CC: every flow for $dur s, ping from sta1 alongside
 	# and after): a guest busy throughout measured its own CPU
 	head -n 1 /proc/stat >"$raw/cpu.txt"
 	ps -eo pid,comm,cputimes --sort=-cputimes >"$raw/ps-before.txt" 2>/dev/null
+	# and half-way through, while the flows' own processes still run
+	# (ps-after.txt no longer sees those that exited)
+	{ sleep "$(( (dur + 1) / 2 ))"
+	  ps -eo pid,comm,cputimes --sort=-cputimes >"$raw/ps-during.txt" 2>/dev/null; } &
 	[ "$topology" = obss ] && retry_stats >"$raw/retry-stats-before.txt" 2>&1
 	ip netns exec sta1 ping -n -i "$pint" -W 2 -w $((dur + 2)) 10.9.0.2 \
 		>"$raw/ping.txt" 2>&1 &
