@@ -641,7 +641,8 @@ for k in "${todo[@]}"; do
 			mv "$dest/runs/.$id.$v.json.tmp" "$dest/runs/$id.$v.json"
 		say "$scn $id: $v: $(jq -r '.metrics | "\(.goodput_mbps // "-" | tostring) Mbit/s, RTT p95 \(.rtt_p95_ms // "-" | tostring) ms" +
 			(if (.medium_late_wakeups // 0) > 0 then "; the medium acted over 1 ms late \(.medium_late_wakeups) times (the guest fell behind; many such mean a slower channel than modelled)" else "" end) +
-			(if (.medium_behind_fraction // 0) > 0.05 then "; GUEST-BOUND: the medium was over 1 ms behind for \(.medium_behind_fraction * 100 | floor) % of the flows'"'"' time, no claim is judged on this run" else "" end)' "$raw/run.json")"
+			(if (.medium_behind_fraction // 0) > 0.05 then "; GUEST-BOUND: the medium was over 1 ms behind for \(.medium_behind_fraction * 100 | floor) % of the flows'"'"' time, no claim is judged on this run" else "" end) +
+			(if (.guest_cpu_busy // 0) > 0.95 then "; GUEST-BOUND: the guest'"'"'s CPU was busy \(.guest_cpu_busy * 1000 | floor / 10) % of the flows'"'"' time, no claim is judged on this run" else "" end)' "$raw/run.json")"
 	fi
 done
 [ -n "${fetch_srv:-}" ] && kill "$fetch_srv" 2>/dev/null

@@ -381,9 +381,9 @@ def html_page(results, summary, agg, scenarios, figs, meta):
             elif c["status"] != "measured":
                 h.append(f"<p class='note'>{e(c['status'])}.</p>")
             if c.get("guest_bound") and c["ours_points"]:
-                h.append("<p class='note'>Not judged, guest-bound (the medium over 1 ms "
-                         "behind its events for this share of the flows' time): "
-                         + e(", ".join(f"{k} {v:.0%}" for k, v in sorted(c["guest_bound"].items())))
+                h.append("<p class='note'>Not judged, guest-bound (the guest, not the "
+                         "channel, paced the flows): "
+                         + e("; ".join(f"{k} ({v})" for k, v in sorted(c["guest_bound"].items())))
                          + ".</p>")
         for name, s in sorted(scenarios.items()):
             if s.get("paper") == p["key"] and name in agg:
@@ -440,10 +440,9 @@ def scenario_html(name, s, points, figs):
             for err in a["errors"]:
                 h.append(f"<p class='note'>{e(v)} failed: {e(err[:300])}</p>")
             gb = sm.guest_bound(a)
-            if gb is not None:
-                h.append(f"<p class='note'>{e(v)}: guest-bound, the medium over 1 ms behind "
-                         f"its events for {gb:.0%} of the flows' time (a run measured the "
-                         "guest's CPU, not the modelled channel; no claim is judged on it)</p>")
+            if gb:
+                h.append(f"<p class='note'>{e(v)}: guest-bound ({e(gb)}): a run measured the "
+                         "guest's CPU, not the modelled channel; no claim is judged on it</p>")
     h.append("<p class='note'>± is the 95 % confidence interval over the seeds "
              "(Student's t); one seed shows none.  Linux's default is bold here and "
              "dashed black in the plots.</p>")
