@@ -237,18 +237,21 @@ def grid_cells(spec, points):
     return out
 
 
+def _natural(slug):
+    """Sort key: n_bss=5 before n_bss=10."""
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", slug)]
+
+
 def _plot_grid(plt, spec, scn, points, path):
     """The paper's grid (retry-limit-obss's 36 cases): a heat map of the
-    metric over rows x cols, each cell annotated, the best one boxed."""
+    metric over rows x cols, each cell annotated, the highest boxed."""
     cells = grid_cells(spec, points)
     if not cells or max(len(c) for c in cells.values()) < 2:
         return None, (f"needs two or more of the variants {', '.join(spec['variants'])} "
                       f"at one point (--set variants='{spec['variants'][0]}')")
     n = len(cells)
     fig, axes = plt.subplots(1, n, figsize=(5.2 * n, 4.6), squeeze=False)
-    def natural(slug):  # n_bss=5 before n_bss=10
-        return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", slug)]
-    for ax, slug in zip(axes.flat, sorted(cells, key=natural)):
+    for ax, slug in zip(axes.flat, sorted(cells, key=_natural)):
         c = cells[slug]
         rows = sorted({r for r, _ in c})
         cols = sorted({k for _, k in c})
