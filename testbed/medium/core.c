@@ -799,21 +799,7 @@ static void tx_begin(struct aq_medium *m, struct aq_tx *tx)
 		/* each receiver at its own delay (tx_fan()) */
 		struct aq_fan *f = m->per_rx_events ? NULL : fan_get(m, tx->src);
 
-		if (!f) {
-			for (unsigned int i = 0; i < m->n_radios; i++) {
-				int64_t d = m->link[tx->src][i].prop;
-
-				if (i == (unsigned int)tx->src || !m->radio[i].present)
-					continue;
-				ev_push(m, tx->start + d, AQ_EV_SIG_START_RX, i, 0, tx);
-				ev_push(m, tx->end + d, AQ_EV_SIG_END_RX, i, 0, tx);
-				tx->rx_pending++;
-			}
-			if (!tx->rx_pending) {
-				tx->rx_pending = 1;
-				ev_push(m, tx->end, AQ_EV_SIG_END_RX, -1, 0, tx);
-			}
-		} else if (f->n) {
+		if (f && f->n) {
 			f->refs++;
 			tx->fan = f;
 			tx->rx_pending = f->n;
@@ -823,7 +809,19 @@ static void tx_begin(struct aq_medium *m, struct aq_tx *tx)
 			m->seq += 2 * (uint64_t)f->n;
 			fan_push(m, tx, 0);
 			fan_push(m, tx, 1);
-		} else {
+		} else if (!f) {
+			for (unsigned int i = 0; i < m->n_radios; i++) {
+				int64_t d = m->link[tx->src][i].prop;
+
+				if (i == (unsigned int)tx->src || !m->radio[i].present)
+					continue;
+				ev_push(m, tx->start + d, AQ_EV_SIG_START_RX, i, 0, tx);
+				ev_push(m, tx->end + d, AQ_EV_SIG_END_RX, i, 0, tx);
+				tx->rx_pending++;
+			}
+		}
+		if (!tx->rx_pending) {
+			/* nobody to receive it: its end, all the same */
 			tx->rx_pending = 1;
 			ev_push(m, tx->end, AQ_EV_SIG_END_RX, -1, 0, tx);
 		}

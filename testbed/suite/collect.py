@@ -74,14 +74,10 @@ def flow_records(raw):
 def fetch_records(raw, errors):
     """Object flows (params.objects_kb: aq-fetch, one object after another
     on a connection each): per flow its response times (ms, in the order
-    fetched), goodput (the objects' octets over the flow's own time,
-    flows.txt) and the octets fetched per second of the run."""
-    span = {}
-    p = os.path.join(raw, "flows.txt")
-    for line in open(p, errors="replace") if os.path.exists(p) else []:
-        w = line.split()
-        if len(w) == 6:
-            span[int(w[0])] = (float(w[3]) + float(w[4]), float(w[5]) - float(w[4]))
+    fetched), goodput (the objects' octets over the flow's own time:
+    flows.txt's window of the station) and the octets fetched per second
+    of the run."""
+    win = flow_windows(raw)
     out = []
     for f in glob.glob(os.path.join(raw, "fetch-*.txt")):
         m = re.match(r"fetch-(\d+)-(down|up)-(sta\d+)\.txt$", os.path.basename(f))
@@ -91,7 +87,8 @@ def fetch_records(raw, errors):
                "cc": None, "mbps": None, "retransmits": None, "interval_mbps": [],
                "response_ms": [], "objects_failed": None}
         octets, done = 0, None
-        start, length = span.get(rec["id"], (None, None))
+        start, end = win.get(rec["station"], (None, None))
+        length = end - start if start is not None else None
         for line in open(f, errors="replace"):
             w = line.split()
             if line.startswith("# done") and len(w) >= 6:

@@ -55,7 +55,7 @@ static double mono_s(void)
 	return clock_s(CLOCK_MONOTONIC);
 }
 
-static void usage(void)
+static void usage_exit(void)
 {
 	fprintf(stderr, "usage: aq-fetch -l PORT\n"
 		"       aq-fetch -c ADDR -p PORT -s OCTETS -t SECONDS [-C CC]\n");
@@ -194,7 +194,7 @@ static int serve(int port)
 /* ------------------------------------------------------------- client */
 
 /* one object: its time in ms, or -1 */
-static double fetch(const struct sockaddr_in *a, long size, const char *cc)
+static double fetch_object(const struct sockaddr_in *a, long size, const char *cc)
 {
 	char req[REQ_LEN], buf[65536];
 	double t0 = mono_s();
@@ -239,7 +239,7 @@ static int client(const char *addr, int port, long size, double dur, const char 
 	}
 	end = mono_s() + dur;
 	while (mono_s() < end) {
-		double t = clock_s(CLOCK_REALTIME), ms = fetch(&a, size, cc);
+		double t = clock_s(CLOCK_REALTIME), ms = fetch_object(&a, size, cc);
 
 		if (ms < 0) {
 			failed++;
@@ -268,7 +268,7 @@ int main(int argc, char **argv)
 		case 'l':
 			listen_port = num(optarg, 65535);
 			if (listen_port <= 0)
-				usage();
+				usage_exit();
 			break;
 		case 'c':
 			addr = optarg;
@@ -286,14 +286,14 @@ int main(int argc, char **argv)
 			cc = optarg;
 			break;
 		default:
-			usage();
+			usage_exit();
 		}
 	}
 	if (optind != argc)
-		usage();
+		usage_exit();
 	if (listen_port > 0)
-		return addr ? (usage(), 2) : serve((int)listen_port);
+		return addr ? (usage_exit(), 2) : serve((int)listen_port);
 	if (!addr || port <= 0 || size <= 0 || dur <= 0)
-		usage();
+		usage_exit();
 	return client(addr, (int)port, size, dur, cc);
 }
