@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests of the eBDP/ALT/A* core (ebdp.h): limit formula, EWMA
- * convergence, ALT update, fixed-point edge cases.
+ * convergence, ALT update, fixed-point edge cases; and of TAP's release
+ * rule (ebdp_release.h).
  */
 #include <kunit/test.h>
 #include <linux/random.h>
 #include "ebdp.h"
+#include "ebdp_release.h"
 
 #define FP(us)	((u64)(us) << EBDP_FP_SHIFT)
 
@@ -329,6 +331,119 @@ static void ebdp_test_paper_astar_rule(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ebdp_limit(EBDP_M_ALT, bdp_fast, alt), 102U);
 }
 
+/* ------------------------------------------------------------------ */
+/* TAP's release rule (ebdp_release.h)                                 */
+
+#define MS	1000000ULL	/* ns */
+
+/* Who joins: the oldest held ACK outside the set; members never. */
+static void ebdp_test_rel_next_in(struct kunit *test)
+{
+	struct ebdp_rel_sta s[5] = {};
+
+	KUNIT_EXPECT_EQ(test, ebdp_rel_next_in(s, 5), -1);
+	s[0] = (struct ebdp_rel_sta){ .used = true, .held_since_ns = 30 * MS };
+	s[1] = (struct ebdp_rel_sta){ .used = true, .member = true,
+				      .held_since_ns = 5 * MS };
+	s[2] = (struct ebdp_rel_sta){ .used = true };	/* holds nothing */
+	s[3] = (struct ebdp_rel_sta){ .used = true, .held_since_ns = 20 * MS };
+	/* a free slot's stale time is not a station */
+	s[4] = (struct ebdp_rel_sta){ .held_since_ns = 1 * MS };
+	KUNIT_EXPECT_EQ(test, ebdp_rel_next_in(s, 5), 3);
+	s[3].held_since_ns = 0;
+	KUNIT_EXPECT_EQ(test, ebdp_rel_next_in(s, 5), 0);
+}
+
+/* Who leaves: the longest-serving member, only once its turn is over. */
+static void ebdp_test_rel_next_out(struct kunit *test)
+{
+	struct ebdp_rel_sta s[4] = {};
+
+	KUNIT_EXPECT_EQ(test, ebdp_rel_next_out(s, 4, 100 * MS, 10 * MS), -1);
+	s[1] = (struct ebdp_rel_sta){ .used = true, .member = true,
+				      .joined_ns = 50 * MS };
+	s[2] = (struct ebdp_rel_sta){ .used = true, .member = true,
+				      .joined_ns = 40 * MS };
+	s[3] = (struct ebdp_rel_sta){ .used = true, .joined_ns = 1 * MS };
+	KUNIT_EXPECT_EQ(test, ebdp_rel_next_out(s, 4, 49 * MS, 10 * MS), -1);
+	KUNIT_EXPECT_EQ(test, ebdp_rel_next_out(s, 4, 50 * MS, 10 * MS), 2);
+	KUNIT_EXPECT_EQ(test, ebdp_rel_next_turn_end(s, 4, 10 * MS), 50 * MS);
+	s[1].member = false;
+	s[2].member = false;
+	KUNIT_EXPECT_EQ(test, ebdp_rel_next_turn_end(s, 4, 10 * MS), 0ULL);
+}
+
+/* One step: room in the set admits at once; a full set waits for a turn. */
+static void ebdp_test_rel_turn(struct kunit *test)
+{
+	struct ebdp_rel_sta s[3] = {
+		{ .used = true, .member = true, .joined_ns = 10 * MS },
+		{ .used = true, .held_since_ns = 12 * MS },
+		{ .used = true },
+	};
+	int out;
+
+	KUNIT_EXPECT_EQ(test, ebdp_rel_turn(s, 3, 2, 1, 15 * MS, 10 * MS,
+					    &out), 1);
+	KUNIT_EXPECT_EQ(test, out, -1);
+	KUNIT_EXPECT_EQ(test, ebdp_rel_turn(s, 3, 1, 1, 15 * MS, 10 * MS,
+					    &out), -1);
+	KUNIT_EXPECT_EQ(test, out, -1);
+	KUNIT_EXPECT_EQ(test, ebdp_rel_turn(s, 3, 1, 1, 20 * MS, 10 * MS,
+					    &out), 1);
+	KUNIT_EXPECT_EQ(test, out, 0);
+	/* nobody waits: nobody joins, nobody leaves, even past a turn */
+	s[1].held_since_ns = 0;
+	KUNIT_EXPECT_EQ(test, ebdp_rel_turn(s, 3, 1, 1, 90 * MS, 10 * MS,
+					    &out), -1);
+	KUNIT_EXPECT_EQ(test, out, -1);
+}
+
+/*
+ * Six stations that always have an ACK waiting when outside the set, a set
+ * of two, 10 ms turns, the rule applied every millisecond for 1.2 s as the
+ * qdisc applies it (ebdp_rel_rotate()): the set never exceeds two, every
+ * station's turns come round in order, and no ACK waits longer than the
+ * two turns ahead of it, (6 - 2) / 2 * 10 ms, plus a step.
+ */
+static void ebdp_test_rel_rotation(struct kunit *test)
+{
+	struct ebdp_rel_sta s[6] = {};
+	unsigned int joins[6] = {}, members = 0, i;
+	u64 now, wait, max_wait = 0;
+	int in, out;
+
+	for (i = 0; i < 6; i++)
+		s[i].used = true;
+	for (now = 1 * MS; now <= 1200 * MS; now += 1 * MS) {
+		for (i = 0; i < 6; i++)
+			if (!s[i].member && !s[i].held_since_ns)
+				s[i].held_since_ns = now;
+		while ((in = ebdp_rel_turn(s, 6, 2, members, now, 10 * MS,
+					   &out)) >= 0) {
+			if (out >= 0) {
+				s[out].member = false;
+				members--;
+			}
+			wait = now - s[in].held_since_ns;
+			max_wait = max(max_wait, wait);
+			s[in].held_since_ns = 0;
+			s[in].member = true;
+			s[in].joined_ns = now;
+			members++;
+			joins[in]++;
+		}
+		KUNIT_ASSERT_LE(test, members, 2U);
+	}
+	KUNIT_EXPECT_LE(test, max_wait, 21 * MS);
+	KUNIT_EXPECT_GE(test, max_wait, 19 * MS);
+	/* 1.2 s of 10 ms turns, two at a time: 240 turns, 40 each */
+	for (i = 0; i < 6; i++) {
+		KUNIT_EXPECT_GE(test, joins[i], 39U);
+		KUNIT_EXPECT_LE(test, joins[i], 41U);
+	}
+}
+
 static struct kunit_case ebdp_core_cases[] = {
 	KUNIT_CASE(ebdp_test_limit_formula),
 	KUNIT_CASE(ebdp_test_limit_edges),
@@ -341,6 +456,10 @@ static struct kunit_case ebdp_core_cases[] = {
 	KUNIT_CASE(ebdp_test_paper_ebdp_rule),
 	KUNIT_CASE(ebdp_test_paper_alt_rule),
 	KUNIT_CASE(ebdp_test_paper_astar_rule),
+	KUNIT_CASE(ebdp_test_rel_next_in),
+	KUNIT_CASE(ebdp_test_rel_next_out),
+	KUNIT_CASE(ebdp_test_rel_turn),
+	KUNIT_CASE(ebdp_test_rel_rotation),
 	{}
 };
 

@@ -23,6 +23,8 @@ enum {
 	TCA_EBDP_QMIN,		/* u32, ALT lower limit, packets */
 	TCA_EBDP_ALT_A,		/* u32, ALT growth a, packets per s idle */
 	TCA_EBDP_ALT_B,		/* u32, ALT shrinkage b, packets per s busy */
+	TCA_EBDP_RELEASE,	/* u32, TAP's release set, stations, 0: off */
+	TCA_EBDP_QUANTUM,	/* u32, a station's turn in the set, us */
 	__TCA_EBDP_MAX
 };
 
@@ -38,6 +40,9 @@ enum {
 #define TC_EBDP_INTERVAL_MIN	1000		/* us (1 ms) */
 #define TC_EBDP_INTERVAL_MAX	60000000	/* us (60 s) */
 #define TC_EBDP_ALT_COEF_MAX	100000		/* packets/s */
+#define TC_EBDP_RELEASE_MAX	16		/* stations (floor 0: off) */
+#define TC_EBDP_QUANTUM_MIN	1000		/* us (1 ms) */
+#define TC_EBDP_QUANTUM_MAX	10000000	/* us (10 s) */
 
 enum tc_ebdp_mode {
 	TC_EBDP_MODE_EBDP,	/* Q = min(Tmax / Tserv + c, Qmax) */
@@ -54,7 +59,7 @@ enum tc_ebdp_source {
 	__TC_EBDP_SRC_MAX
 };
 
-#define TC_EBDP_XSTATS_VERSION	3
+#define TC_EBDP_XSTATS_VERSION	4
 
 /*
  * TCA_STATS_APP of "ebdp".  Versioned: fields are only ever appended, the
@@ -84,6 +89,15 @@ struct tc_ebdp_xstats {
 				 * times the frames sent per data packet
 				 * (ackprio's ACKs included)
 				 */
+	/* version 4 */
+	__u32	ack_held;	/* ACKs held for stations outside the set */
+	__u32	release_members; /* stations in the release set now */
+	__u64	release_joins;	/* turns begun */
+	__u64	release_unkeyed; /* ACKs sent at once: no station to key
+				  * them by (no Ethernet header, or the
+				  * station table full)
+				  */
+	__u64	hold_max_ns;	/* longest an ACK was held, ns */
 };
 
 #endif /* _UAPI_PKT_SCHED_EBDP_H */

@@ -18,7 +18,11 @@
  *    spacing of dequeues while the queue stays backlogged, which measures
  *    the service time of whatever drains the queue (a NIC, a shaper);
  *  - ALT's idle/busy accounting on every enqueue and dequeue (alt and
- *    astar modes only).
+ *    astar modes only);
+ *  - with "release N" (TAP, ebdp_release.h), the ACK FIFO serves the ACKs
+ *    of N stations at a time, keyed by the Ethernet destination, and holds
+ *    the others' until their turn (a watchdog ends turns when nothing else
+ *    would dequeue).
  *
  * Locking: the FIFOs, ALT state and parameters other than those of the
  * estimator are under the qdisc root lock.  The estimator (Tserv, the
@@ -37,7 +41,9 @@
  */
 #include <linux/completion.h>
 #include <linux/etherdevice.h>
+#include <linux/if_arp.h>
 #include <linux/ipv6.h>
+#include <linux/jhash.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
@@ -55,12 +61,23 @@
 #include <net/sch_generic.h>
 
 #include "ebdp.h"
+#include "ebdp_release.h"
 #include "pkt_sched_ebdp.h"
 
 /* MAC feedback newer than this wins over the dequeue-spacing estimate. */
 #define EBDP_MAC_FRESH_NS	(1 * NSEC_PER_SEC)
 
 #define EBDP_DEF_ACKLIMIT	64	/* packets in the ACK FIFO */
+
+/*
+ * With release, the ACK FIFO also holds the ACKs of the stations waiting
+ * for their turn: about half a window each with delayed ACKs.  This
+ * default holds 64 stations' 32.
+ */
+#define EBDP_DEF_ACKLIMIT_RELEASE	2048	/* packets */
+
+#define EBDP_REL_SLOTS		64	/* stations release keeps apart */
+#define EBDP_DEF_QUANTUM_US	(100 * USEC_PER_MSEC)	/* a turn */
 
 /*
  * ackprio serves at most this many ACKs in a row while data waits, then one
@@ -87,10 +104,16 @@ struct ebdp_ampdu_acc {
 	u64 sum_ns;		/* service time summed over its subframes */
 };
 
+/* One station of the release table: its held ACKs */
+struct ebdp_rel_slot {
+	struct qdisc_skb_head held;
+	u8 addr[ETH_ALEN];
+};
+
 struct ebdp_sched_data {
 	/* under the qdisc lock */
 	struct qdisc_skb_head dataq;
-	struct qdisc_skb_head ackq;
+	struct qdisc_skb_head ackq;	/* ACKs to send (released) */
 	u8 mode;		/* enum tc_ebdp_mode */
 	u8 ackprio;
 	u8 deq_backlogged;	/* queue non-empty after the last dequeue */
@@ -112,6 +135,18 @@ struct ebdp_sched_data {
 	u64 drops_change;
 	u64 ack_packets;
 	u64 gso_split;		/* GSO packets split into MAC frames */
+
+	/* TAP's release (ebdp_release.h), under the qdisc lock */
+	u32 release;		/* size of the release set, 0: off */
+	u32 quantum_us;
+	u32 ack_held;		/* ACKs in the slots' held lists */
+	u32 rel_members;
+	u64 rel_joins;
+	u64 rel_unkeyed;
+	u64 hold_max_ns;
+	struct qdisc_watchdog watchdog;
+	struct ebdp_rel_sta rel_sta[EBDP_REL_SLOTS];
+	struct ebdp_rel_slot rel_slot[EBDP_REL_SLOTS];
 
 	/* estimator, under est_lock */
 	spinlock_t est_lock;
@@ -489,6 +524,157 @@ static u32 ebdp_cur_limit(const struct ebdp_sched_data *q)
 }
 
 /* ------------------------------------------------------------------ */
+/* TAP's release of ACKs (ebdp_release.h)                              */
+
+/*
+ * The station of an ACK: its Ethernet destination, at an AP the station
+ * it goes to.  Return: its slot, a free one taken for it if it has none,
+ * -1 if it has no Ethernet header or every slot is taken.
+ */
+static int ebdp_rel_slot_of(struct ebdp_sched_data *q, struct sk_buff *skb)
+{
+	unsigned int h, i, k;
+	const u8 *addr;
+	int free = -1;
+
+	if (q->dev->type != ARPHRD_ETHER || !skb_mac_header_was_set(skb) ||
+	    skb_mac_header_len(skb) < ETH_HLEN)
+		return -1;
+	addr = eth_hdr(skb)->h_dest;
+	h = jhash(addr, ETH_ALEN, 0) % EBDP_REL_SLOTS;
+	for (i = 0; i < EBDP_REL_SLOTS; i++) {
+		k = (h + i) % EBDP_REL_SLOTS;
+		if (!q->rel_sta[k].used)
+			return free >= 0 ? free : k;
+		if (ether_addr_equal(q->rel_slot[k].addr, addr))
+			return k;
+		/* outside the set and holding nothing: reusable */
+		if (free < 0 && !q->rel_sta[k].member &&
+		    !q->rel_slot[k].held.qlen)
+			free = k;
+	}
+	return free;
+}
+
+/* @k's turn begins: its held ACKs join the ACK FIFO's tail. */
+static void ebdp_rel_join(struct ebdp_sched_data *q, int k, u64 now)
+{
+	struct ebdp_rel_slot *slot = &q->rel_slot[k];
+	struct ebdp_rel_sta *st = &q->rel_sta[k];
+
+	if (st->held_since_ns)
+		q->hold_max_ns = max(q->hold_max_ns, now - st->held_since_ns);
+	if (slot->held.qlen) {
+		if (q->ackq.tail)
+			q->ackq.tail->next = slot->held.head;
+		else
+			q->ackq.head = slot->held.head;
+		q->ackq.tail = slot->held.tail;
+		q->ackq.qlen += slot->held.qlen;
+		q->ack_held -= slot->held.qlen;
+		slot->held.head = NULL;
+		slot->held.tail = NULL;
+		slot->held.qlen = 0;
+	}
+	st->held_since_ns = 0;
+	st->member = true;
+	st->joined_ns = now;
+	q->rel_members++;
+	q->rel_joins++;
+}
+
+/* Turns end and begin as ebdp_release.h says, at @now. */
+static void ebdp_rel_rotate(struct ebdp_sched_data *q, u64 now)
+{
+	u64 quantum_ns = (u64)q->quantum_us * NSEC_PER_USEC;
+	int in, out;
+
+	while (q->ack_held) {
+		in = ebdp_rel_turn(q->rel_sta, EBDP_REL_SLOTS, q->release,
+				   q->rel_members, now, quantum_ns, &out);
+		if (in < 0)
+			break;
+		if (out >= 0) {
+			q->rel_sta[out].member = false;
+			q->rel_members--;
+		}
+		ebdp_rel_join(q, in, now);
+	}
+}
+
+/*
+ * Before the ACK FIFO is looked at: the turns over by now end.  If it is
+ * still empty while ACKs are held, the watchdog looks again when the first
+ * turn ends, as nothing else might dequeue before then.
+ */
+static void ebdp_rel_poll(struct ebdp_sched_data *q)
+{
+	u64 quantum_ns = (u64)q->quantum_us * NSEC_PER_USEC;
+	u64 t;
+
+	if (!q->ack_held)
+		return;
+	ebdp_rel_rotate(q, ktime_get_ns());
+	if (q->ackq.head || q->dataq.head || !q->ack_held)
+		return;
+	t = ebdp_rel_next_turn_end(q->rel_sta, EBDP_REL_SLOTS, quantum_ns);
+	if (t)
+		qdisc_watchdog_schedule_ns(&q->watchdog, t);
+}
+
+/* Every turn ends and every held ACK joins the ACK FIFO (release off). */
+static void ebdp_rel_flush(struct ebdp_sched_data *q, u64 now)
+{
+	int k;
+
+	while ((k = ebdp_rel_next_in(q->rel_sta, EBDP_REL_SLOTS)) >= 0)
+		ebdp_rel_join(q, k, now);
+	memset(q->rel_sta, 0, sizeof(q->rel_sta));
+	q->rel_members = 0;
+}
+
+/* An ACK: to the ACK FIFO if its station has its turn, else held. */
+static void ebdp_rel_enqueue(struct ebdp_sched_data *q, struct sk_buff *skb)
+{
+	int k = ebdp_rel_slot_of(q, skb);
+	struct ebdp_rel_sta *st;
+	u64 now;
+
+	if (k < 0) {
+		q->rel_unkeyed++;
+		__qdisc_enqueue_tail(skb, &q->ackq);
+		return;
+	}
+	st = &q->rel_sta[k];
+	if (!st->used) {
+		st->used = true;
+		ether_addr_copy(q->rel_slot[k].addr, eth_hdr(skb)->h_dest);
+	}
+	if (st->member) {
+		__qdisc_enqueue_tail(skb, &q->ackq);
+		return;
+	}
+	now = ktime_get_ns();
+	if (!q->rel_slot[k].held.qlen)
+		st->held_since_ns = now;
+	__qdisc_enqueue_tail(skb, &q->rel_slot[k].held);
+	q->ack_held++;
+	ebdp_rel_rotate(q, now);
+}
+
+/* Free every held ACK and forget the stations (reset, destroy). */
+static void ebdp_rel_reset(struct ebdp_sched_data *q)
+{
+	int k;
+
+	for (k = 0; k < EBDP_REL_SLOTS; k++)
+		__qdisc_reset_queue(&q->rel_slot[k].held);
+	memset(q->rel_sta, 0, sizeof(q->rel_sta));
+	q->ack_held = 0;
+	q->rel_members = 0;
+}
+
+/* ------------------------------------------------------------------ */
 /* Data path                                                           */
 
 /* One MAC frame's worth: a packet that is not GSO, or one segment. */
@@ -502,11 +688,14 @@ static int ebdp_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 		ebdp_alt_account(q, sch, ktime_get_ns());
 
 	if (q->ackprio && ebdp_is_pure_ack(skb)) {
-		if (q->ackq.qlen >= q->acklimit) {
+		if (q->ackq.qlen + q->ack_held >= q->acklimit) {
 			q->drops_ackq++;
 			return qdisc_drop(skb, sch, to_free);
 		}
-		__qdisc_enqueue_tail(skb, &q->ackq);
+		if (q->release)
+			ebdp_rel_enqueue(q, skb);
+		else
+			__qdisc_enqueue_tail(skb, &q->ackq);
 	} else {
 		/* Q is evaluated for every packet (eBDP algorithm 1) */
 		q->cur_limit = ebdp_cur_limit(q);
@@ -583,6 +772,7 @@ static struct sk_buff *ebdp_dequeue(struct Qdisc *sch)
 	struct sk_buff *skb;
 	u64 now;
 
+	ebdp_rel_poll(q);
 	if (ebdp_ack_next(q)) {
 		skb = __qdisc_dequeue_head(&q->ackq);
 		q->ack_packets++;
@@ -613,11 +803,15 @@ static struct sk_buff *ebdp_dequeue(struct Qdisc *sch)
 	return skb;
 }
 
-/* Without removing: parents such as tbf peek before they dequeue. */
+/*
+ * Without removing: parents such as tbf peek before they dequeue.  Turns
+ * that are over end here too, as dequeue would end them.
+ */
 static struct sk_buff *ebdp_peek(struct Qdisc *sch)
 {
 	struct ebdp_sched_data *q = qdisc_priv(sch);
 
+	ebdp_rel_poll(q);
 	return ebdp_ack_next(q) ? q->ackq.head : q->dataq.head;
 }
 
@@ -627,6 +821,8 @@ static void ebdp_reset(struct Qdisc *sch)
 
 	__qdisc_reset_queue(&q->ackq);
 	__qdisc_reset_queue(&q->dataq);
+	ebdp_rel_reset(q);
+	qdisc_watchdog_cancel(&q->watchdog);
 	sch->q.qlen = 0;
 	sch->qstats.backlog = 0;
 	q->deq_backlogged = 0;
@@ -677,6 +873,16 @@ static const struct netlink_range_validation ebdp_alt_coef_range = {
 	.max = TC_EBDP_ALT_COEF_MAX,
 };
 
+static const struct netlink_range_validation ebdp_release_range = {
+	.min = 0,
+	.max = TC_EBDP_RELEASE_MAX,
+};
+
+static const struct netlink_range_validation ebdp_quantum_range = {
+	.min = TC_EBDP_QUANTUM_MIN,
+	.max = TC_EBDP_QUANTUM_MAX,
+};
+
 /*
  * Parsed strictly (nla_parse_nested()): the core rejects unknown attribute
  * types, lengths other than the type's, NLA_F_NESTED on a scalar, a
@@ -704,6 +910,10 @@ static const struct nla_policy ebdp_policy[TCA_EBDP_MAX + 1] = {
 							&ebdp_alt_coef_range),
 	[TCA_EBDP_ALT_B]	= NLA_POLICY_FULL_RANGE(NLA_U32,
 							&ebdp_alt_coef_range),
+	[TCA_EBDP_RELEASE]	= NLA_POLICY_FULL_RANGE(NLA_U32,
+							&ebdp_release_range),
+	[TCA_EBDP_QUANTUM]	= NLA_POLICY_FULL_RANGE(NLA_U32,
+							&ebdp_quantum_range),
 };
 
 /* Every value a user can set, validated as a whole before any is applied. */
@@ -719,6 +929,8 @@ struct ebdp_params {
 	u32 qmin;
 	u32 alt_a;
 	u32 alt_b;
+	u32 release;
+	u32 quantum_us;
 };
 
 /*
@@ -765,6 +977,8 @@ static int ebdp_parse(struct nlattr *opt, struct ebdp_params *p,
 	ebdp_get_u32(&p->qmin, tb[TCA_EBDP_QMIN]);
 	ebdp_get_u32(&p->alt_a, tb[TCA_EBDP_ALT_A]);
 	ebdp_get_u32(&p->alt_b, tb[TCA_EBDP_ALT_B]);
+	ebdp_get_u32(&p->release, tb[TCA_EBDP_RELEASE]);
+	ebdp_get_u32(&p->quantum_us, tb[TCA_EBDP_QUANTUM]);
 
 	/* against the values given or, for those not given, the current ones */
 	if (p->qmin > p->qmax) {
@@ -773,6 +987,16 @@ static int ebdp_parse(struct nlattr *opt, struct ebdp_params *p,
 					p->qmin, p->qmax);
 		return -EINVAL;
 	}
+	if (p->release && !p->ackprio) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_EBDP_RELEASE] ?:
+				    tb[TCA_EBDP_ACKPRIO],
+				    "release holds ACKs: it needs ackprio");
+		return -EINVAL;
+	}
+	/* the ACKs of the stations waiting their turn need room */
+	if (tb[TCA_EBDP_RELEASE] && p->release && !tb[TCA_EBDP_ACKLIMIT] &&
+	    p->acklimit == EBDP_DEF_ACKLIMIT)
+		p->acklimit = EBDP_DEF_ACKLIMIT_RELEASE;
 	return 0;
 }
 
@@ -790,6 +1014,8 @@ static void ebdp_params_get(const struct ebdp_sched_data *q,
 	p->qmin = q->qmin;
 	p->alt_a = q->alt_a;
 	p->alt_b = q->alt_b;
+	p->release = q->release;
+	p->quantum_us = q->quantum_us;
 }
 
 /* Apply validated parameters; caller holds the qdisc tree lock. */
@@ -823,6 +1049,11 @@ static void ebdp_params_set(struct ebdp_sched_data *q,
 	q->alt_b = p->alt_b;
 	q->alt_q_fp = clamp_t(u64, q->alt_q_fp, (u64)p->qmin << EBDP_FP_SHIFT,
 			      (u64)p->qmax << EBDP_FP_SHIFT);
+	/* a new set size starts the turns afresh */
+	if (q->release != p->release)
+		ebdp_rel_flush(q, ktime_get_ns());
+	q->release = p->release;
+	q->quantum_us = p->quantum_us;
 }
 
 /* Drop from the head of @qh until it holds at most @limit packets. */
@@ -841,6 +1072,46 @@ static void ebdp_drain(struct Qdisc *sch, struct qdisc_skb_head *qh,
 		qdisc_qstats_backlog_dec(sch, skb);
 		rtnl_qdisc_drop(skb, sch);
 	}
+}
+
+/* Drop held ACKs, oldest station first, until the ACKs fit @limit. */
+static void ebdp_drain_held(struct Qdisc *sch, u32 limit, unsigned int *pkts,
+			    unsigned int *bytes)
+{
+	struct ebdp_sched_data *q = qdisc_priv(sch);
+	struct qdisc_skb_head *held;
+	struct sk_buff *skb;
+	int k;
+
+	while (q->ack_held && q->ackq.qlen + q->ack_held > limit) {
+		k = ebdp_rel_next_in(q->rel_sta, EBDP_REL_SLOTS);
+		held = &q->rel_slot[k].held;
+		skb = __qdisc_dequeue_head(held);
+		if (!held->qlen)
+			q->rel_sta[k].held_since_ns = 0;
+		q->ack_held--;
+		sch->q.qlen--;
+		*bytes += qdisc_pkt_len(skb);
+		(*pkts)++;
+		q->drops_change++;
+		qdisc_qstats_backlog_dec(sch, skb);
+		rtnl_qdisc_drop(skb, sch);
+	}
+}
+
+/*
+ * An empty root ebdp lets the stack send directly, as pfifo does: nothing
+ * to sample then (the queue is not backlogged).  Not with release: an ACK
+ * to a station outside the set must wait even when nothing else does.
+ */
+static void ebdp_set_bypass(struct Qdisc *sch)
+{
+	struct ebdp_sched_data *q = qdisc_priv(sch);
+
+	if (q->release)
+		sch->flags &= ~TCQ_F_CAN_BYPASS;
+	else
+		sch->flags |= TCQ_F_CAN_BYPASS;
 }
 
 static int ebdp_change(struct Qdisc *sch, struct nlattr *opt,
@@ -863,8 +1134,10 @@ static int ebdp_change(struct Qdisc *sch, struct nlattr *opt,
 
 	sch_tree_lock(sch);
 	ebdp_params_set(q, &p);
+	ebdp_set_bypass(sch);
 	/* ackprio off: the ACK FIFO still drains first, then stays empty */
 	ebdp_drain(sch, &q->dataq, ebdp_cur_limit(q), &pkts, &bytes);
+	ebdp_drain_held(sch, q->acklimit, &pkts, &bytes);
 	ebdp_drain(sch, &q->ackq, q->acklimit, &pkts, &bytes);
 	qdisc_tree_reduce_backlog(sch, pkts, bytes);
 	sch_tree_unlock(sch);
@@ -887,12 +1160,15 @@ static int ebdp_init(struct Qdisc *sch, struct nlattr *opt,
 		.qmin		= EBDP_DEF_QMIN,
 		.alt_a		= EBDP_DEF_ALT_A,
 		.alt_b		= EBDP_DEF_ALT_B,
+		.release	= 0,
+		.quantum_us	= EBDP_DEF_QUANTUM_US,
 	};
 	u64 now = ktime_get_ns();
 	int err;
 
 	spin_lock_init(&q->est_lock);
 	INIT_LIST_HEAD(&q->fb_node);
+	qdisc_watchdog_init(&q->watchdog, sch);
 
 	if (opt) {
 		err = ebdp_parse(opt, &p, extack);
@@ -906,10 +1182,7 @@ static int ebdp_init(struct Qdisc *sch, struct nlattr *opt,
 	q->alt_start_ns = now;
 	q->sch = sch;
 	q->dev = qdisc_dev(sch);
-	/* An empty root ebdp lets the stack send directly, as pfifo does:
-	 * nothing to sample then (the queue is not backlogged).
-	 */
-	sch->flags |= TCQ_F_CAN_BYPASS;
+	ebdp_set_bypass(sch);
 
 	spin_lock(&ebdp_instances_lock);
 	list_add_tail_rcu(&q->fb_node, &ebdp_instances);
@@ -931,8 +1204,10 @@ static void ebdp_destroy(struct Qdisc *sch)
 		list_del_rcu(&q->fb_node);
 		spin_unlock(&ebdp_instances_lock);
 	}
+	qdisc_watchdog_cancel(&q->watchdog);
 	__qdisc_reset_queue(&q->ackq);
 	__qdisc_reset_queue(&q->dataq);
+	ebdp_rel_reset(q);
 }
 
 static int ebdp_dump(struct Qdisc *sch, struct sk_buff *skb)
@@ -958,7 +1233,9 @@ static int ebdp_dump(struct Qdisc *sch, struct sk_buff *skb)
 	    nla_put_u32(skb, TCA_EBDP_INTERVAL, p.interval_us) ||
 	    nla_put_u32(skb, TCA_EBDP_QMIN, p.qmin) ||
 	    nla_put_u32(skb, TCA_EBDP_ALT_A, p.alt_a) ||
-	    nla_put_u32(skb, TCA_EBDP_ALT_B, p.alt_b))
+	    nla_put_u32(skb, TCA_EBDP_ALT_B, p.alt_b) ||
+	    nla_put_u32(skb, TCA_EBDP_RELEASE, p.release) ||
+	    nla_put_u32(skb, TCA_EBDP_QUANTUM, p.quantum_us))
 		goto nla_put_failure;
 	return nla_nest_end(skb, opts);
 
@@ -993,6 +1270,11 @@ static int ebdp_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	st.drops_change = q->drops_change;
 	st.ack_packets = q->ack_packets;
 	st.gso_split = q->gso_split;
+	st.ack_held = q->ack_held;
+	st.release_members = q->rel_members;
+	st.release_joins = q->rel_joins;
+	st.release_unkeyed = q->rel_unkeyed;
+	st.hold_max_ns = q->hold_max_ns;
 	sch_tree_unlock(sch);
 	st.mac80211_bound = READ_ONCE(ebdp_fb_bound);
 

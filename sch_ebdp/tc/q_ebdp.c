@@ -42,6 +42,7 @@ static void explain(void)
 		"                [ ackprio | noackprio ] [ acklimit PACKETS ]\n"
 		"                [ interval TIME ] [ qmin PACKETS ]\n"
 		"                [ alt_a PKTS_PER_S ] [ alt_b PKTS_PER_S ]\n"
+		"                [ release STATIONS ] [ quantum TIME ]\n"
 		"\n"
 		"  tmax      target queueing delay Tmax (default 200ms, at most 10s)\n"
 		"  c         over-provisioning in packets (default 5)\n"
@@ -56,7 +57,11 @@ static void explain(void)
 		"  interval  ALT update interval (default 1s, 1ms..60s)\n"
 		"  qmin      ALT lower limit in packets (default 5)\n"
 		"  alt_a     ALT growth per second of idle time (default 10)\n"
-		"  alt_b     ALT shrinkage per second of busy time (default 1)\n");
+		"  alt_b     ALT shrinkage per second of busy time (default 1)\n"
+		"  release   TAP: send the ACKs of this many stations at a time (n* - 1),\n"
+		"            hold the others' until their turn (needs ackprio; default 0,\n"
+		"            off; at most 16; acklimit defaults to 2048 with it)\n"
+		"  quantum   a station's turn in the release set (default 100ms)\n");
 }
 
 /* "0.0625", "1/16" or "1" -> W in units of 1 / (1 << TC_EBDP_WEIGHT_SHIFT) */
@@ -130,6 +135,17 @@ static int ebdp_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			}
 			u32v[TCA_EBDP_INTERVAL] = t;
 			have[TCA_EBDP_INTERVAL] = true;
+		} else if (strcmp(*argv, "quantum") == 0) {
+			NEXT_ARG();
+			if (get_time(&t, *argv)) {
+				fprintf(stderr, "Illegal \"quantum\": %s\n",
+					*argv);
+				return -1;
+			}
+			u32v[TCA_EBDP_QUANTUM] = t;
+			have[TCA_EBDP_QUANTUM] = true;
+		} else if (strcmp(*argv, "release") == 0) {
+			attr = TCA_EBDP_RELEASE;
 		} else if (strcmp(*argv, "c") == 0) {
 			attr = TCA_EBDP_C;
 		} else if (strcmp(*argv, "qmax") == 0) {
@@ -261,6 +277,21 @@ static int ebdp_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	if (EBDP_U32(TCA_EBDP_ALT_B))
 		print_uint(PRINT_ANY, "alt_b", "alt_b %u ",
 			   rta_getattr_u32(tb[TCA_EBDP_ALT_B]));
+	/* TAP's release: in text only when on */
+	if (EBDP_U32(TCA_EBDP_RELEASE)) {
+		v = rta_getattr_u32(tb[TCA_EBDP_RELEASE]);
+		print_uint(PRINT_JSON, "release", NULL, v);
+		if (v)
+			print_uint(PRINT_FP, NULL, "release %u ", v);
+		if (EBDP_U32(TCA_EBDP_QUANTUM)) {
+			__u32 qt = rta_getattr_u32(tb[TCA_EBDP_QUANTUM]);
+
+			print_uint(PRINT_JSON, "quantum", NULL, qt);
+			if (v)
+				print_string(PRINT_FP, NULL, "quantum %s ",
+					     sprint_time(qt, b1));
+		}
+	}
 	return 0;
 }
 
@@ -315,6 +346,20 @@ static int ebdp_print_xstats(struct qdisc_util *qu, FILE *f,
 		print_u64(PRINT_JSON, "data_tserv", NULL, st->data_tserv_ns);
 		print_string(PRINT_FP, NULL, " data_tserv %s",
 			     sprint_time64(st->data_tserv_ns, b1));
+	}
+	if (RTA_PAYLOAD(xstats) >= offsetof(struct tc_ebdp_xstats, hold_max_ns) +
+				   sizeof(st->hold_max_ns)) {
+		print_nl();
+		print_uint(PRINT_ANY, "ack_held", "  ack_held %u", st->ack_held);
+		print_uint(PRINT_ANY, "release_members", " release_members %u",
+			   st->release_members);
+		print_u64(PRINT_ANY, "release_joins", " release_joins %llu",
+			  st->release_joins);
+		print_u64(PRINT_ANY, "release_unkeyed", " release_unkeyed %llu",
+			  st->release_unkeyed);
+		print_u64(PRINT_JSON, "hold_max", NULL, st->hold_max_ns);
+		print_string(PRINT_FP, NULL, " hold_max %s",
+			     sprint_time64(st->hold_max_ns, b1));
 	}
 	return 0;
 }

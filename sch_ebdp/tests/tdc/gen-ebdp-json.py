@@ -49,6 +49,26 @@ opt("interval 100ms", "interval 1s", "interval 100ms")
 opt("qmin 2", "qmin 5p", "qmin 2p")
 opt("alt_a 20", "alt_a 10", "alt_a 20")
 opt("alt_b 3", "alt_b 1", "alt_b 3")
+# TAP's release: shown in text only when on; acklimit 2048 unless given
+REL = DEF.replace("noackprio acklimit 64p", "ackprio acklimit 2048p")
+opt("ackprio release 2", DEF, REL + " release 2 quantum 100ms", "ackprio release 2")
+opt("ackprio release 3 quantum 20ms acklimit 100", DEF,
+    DEF.replace("noackprio acklimit 64p", "ackprio acklimit 100p") + " release 3 quantum 20ms",
+    "release, quantum and acklimit")
+opt("ackprio release 16 quantum 10s", DEF, REL + " release 16 quantum 10s", "release and quantum at their ceilings")
+opt("ackprio release 1 quantum 1ms", DEF, REL + " release 1 quantum 1ms", "release and quantum at their floors")
+case("Change EBDP release off, ACKs still first", "$TC qdisc change dev $DUMMY handle 1: root ebdp release 0",
+     "0", SHOW, show(REL) + "(?!.*release)", setup=[ADD + " ackprio release 2"])
+case("Change EBDP release on, acklimit kept as set", "$TC qdisc change dev $DUMMY handle 1: root ebdp release 4",
+     "0", SHOW, show(DEF.replace("noackprio acklimit 64p", "ackprio acklimit 32p") + " release 4 quantum 100ms"),
+     setup=[ADD + " ackprio acklimit 32"])
+case("Reject EBDP noackprio while release is on", "$TC qdisc change dev $DUMMY handle 1: root ebdp noackprio",
+     "2", "sh -c '$TC qdisc change dev $DUMMY handle 1: root ebdp noackprio 2>&1; $TC qdisc show dev $DUMMY'",
+     r"Error: release holds ACKs: it needs ackprio\..*" + show(REL + " release 2 quantum 100ms"),
+     setup=[ADD + " ackprio release 2"])
+case("Reject EBDP release without ackprio on create", ADD + " release 2", "2",
+     "sh -c '%s release 2 2>&1; $TC qdisc show dev $DUMMY'" % ADD,
+     r"Error: release holds ACKs: it needs ackprio\.(?!.*qdisc ebdp)", teardown=[])
 case("Create EBDP with every option", ADD + " tmax 100ms c 3 qmax 200 weight 1/8 mode astar ackprio acklimit 32 interval 500ms qmin 4 alt_a 15 alt_b 2",
      "0", SHOW, show("tmax 100ms c 3 qmax 200p weight 0.125 mode astar ackprio acklimit 32p interval 500ms qmin 4p alt_a 15 alt_b 2"))
 case("Create EBDP with every option at its lower bound",
@@ -73,16 +93,19 @@ case("Delete EBDP", "$TC qdisc del dev $DUMMY handle 1: root", "0", SHOW, "qdisc
 case("Create EBDP as child of tbf", "$TC qdisc add dev $DUMMY parent 1: handle 2: ebdp qmax 100", "0", SHOW,
      "qdisc ebdp 2: parent 1: .*qmax 100p", setup=["$TC qdisc add dev $DUMMY handle 1: root tbf rate 10mbit burst 10k latency 100ms"])
 case("Show EBDP statistics", ADD, "0", "$TC -s qdisc show dev $DUMMY",
-     "tserv 0ns source none mac80211 (un)?bound limit 400p ebdp_limit 400p alt_limit 400p.*data_qlen 0 ack_qlen 0 ack_packets 0 drops_limit 0 drops_ackq 0 drops_change 0.*samples_mac80211 0 samples_dequeue 0 gso_split 0 data_tserv 0ns")
+     "tserv 0ns source none mac80211 (un)?bound limit 400p ebdp_limit 400p alt_limit 400p.*data_qlen 0 ack_qlen 0 ack_packets 0 drops_limit 0 drops_ackq 0 drops_change 0.*samples_mac80211 0 samples_dequeue 0 gso_split 0 data_tserv 0ns.*ack_held 0 release_members 0 release_joins 0 release_unkeyed 0 hold_max 0ns")
 case("Show EBDP as JSON", ADD + " mode astar ackprio", "0", "$TC -j qdisc show dev $DUMMY", "", count="0",
      extra={"matchJSON": [{"kind": "ebdp", "handle": "1:", "root": True, "options": {
          "tmax": 200000, "c": 5, "qmax": 400, "weight": 0.015625, "mode": "astar", "ackprio": True,
-         "acklimit": 64, "interval": 1000000, "qmin": 5, "alt_a": 10, "alt_b": 1}}]})
+         "acklimit": 64, "interval": 1000000, "qmin": 5, "alt_a": 10, "alt_b": 1,
+         "release": 0, "quantum": 100000}}]})
 case("Show EBDP statistics as JSON", ADD, "0", "$TC -s -j qdisc show dev $DUMMY", "", count="0",
-     extra={"matchJSON": [{"kind": "ebdp", "handle": "1:", "version": 3, "tserv": 0, "source": "none",
+     extra={"matchJSON": [{"kind": "ebdp", "handle": "1:", "version": 4, "tserv": 0, "source": "none",
          "limit": 400, "bdp_limit": 400, "alt_limit": 400, "data_qlen": 0, "ack_qlen": 0,
          "drops_limit": 0, "drops_ackq": 0, "drops_change": 0, "ack_packets": 0,
          "samples_mac80211": 0, "samples_dequeue": 0, "gso_split": 0, "data_tserv": 0,
+         "ack_held": 0, "release_members": 0, "release_joins": 0, "release_unkeyed": 0,
+         "hold_max": 0,
          "qlen": 0, "backlog": 0}]})
 # rejected values: extack text from the kernel, qdisc unchanged
 def bad(o, msg, rc="2"):
@@ -114,6 +137,10 @@ bad("qmin 0", R)
 bad("qmin 65536", R)
 bad("qmin 500", K + r"TCA_EBDP_QMIN \(qmin\) 500 must not exceed TCA_EBDP_QMAX \(qmax\) 400")
 bad("qmax 3", K + r"TCA_EBDP_QMIN \(qmin\) 5 must not exceed TCA_EBDP_QMAX \(qmax\) 3")
+bad("release 17", R)
+bad("quantum 500us", R)
+bad("quantum 11s", R)
+bad("release 2", r"Error: release holds ACKs: it needs ackprio\.")
 bad("alt_a 100001", R)
 bad("alt_b 100001", R)
 bad("tmax 100ms qmax 0", R)

@@ -173,6 +173,9 @@ def main():
             q = got.get(ns.TCA_EBDP_QMIN), got.get(ns.TCA_EBDP_QMAX)
             if None not in q and q[0] > q[1]:
                 bad["qmin>qmax"] = q
+            r = got.get(ns.TCA_EBDP_RELEASE), got.get(ns.TCA_EBDP_ACKPRIO)
+            if r[0] and not r[1]:
+                bad["release without ackprio"] = r
             if bad:
                 c["inconsistent"] += 1
                 defect("message %d accepted, read back differs: %s (sent %s)"

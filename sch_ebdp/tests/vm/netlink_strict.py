@@ -61,8 +61,9 @@ NLA_TYPE_MASK = 0x3FFF
 # pkt_sched_ebdp.h
 (TCA_EBDP_UNSPEC, TCA_EBDP_TMAX, TCA_EBDP_C, TCA_EBDP_QMAX, TCA_EBDP_WEIGHT,
  TCA_EBDP_MODE, TCA_EBDP_ACKPRIO, TCA_EBDP_ACKLIMIT, TCA_EBDP_INTERVAL,
- TCA_EBDP_QMIN, TCA_EBDP_ALT_A, TCA_EBDP_ALT_B) = range(12)
-TCA_EBDP_MAX = TCA_EBDP_ALT_B
+ TCA_EBDP_QMIN, TCA_EBDP_ALT_A, TCA_EBDP_ALT_B, TCA_EBDP_RELEASE,
+ TCA_EBDP_QUANTUM) = range(14)
+TCA_EBDP_MAX = TCA_EBDP_QUANTUM
 U8_ATTRS = (TCA_EBDP_MODE, TCA_EBDP_ACKPRIO)
 NAMES = {
     TCA_EBDP_TMAX: "TCA_EBDP_TMAX", TCA_EBDP_C: "TCA_EBDP_C",
@@ -71,6 +72,7 @@ NAMES = {
     TCA_EBDP_ACKLIMIT: "TCA_EBDP_ACKLIMIT",
     TCA_EBDP_INTERVAL: "TCA_EBDP_INTERVAL", TCA_EBDP_QMIN: "TCA_EBDP_QMIN",
     TCA_EBDP_ALT_A: "TCA_EBDP_ALT_A", TCA_EBDP_ALT_B: "TCA_EBDP_ALT_B",
+    TCA_EBDP_RELEASE: "TCA_EBDP_RELEASE", TCA_EBDP_QUANTUM: "TCA_EBDP_QUANTUM",
 }
 # The ranges accepted before strict parsing, unchanged (sch_ebdp.rst).
 RANGES = {
@@ -85,13 +87,16 @@ RANGES = {
     TCA_EBDP_QMIN: (1, 65535),
     TCA_EBDP_ALT_A: (0, 100000),
     TCA_EBDP_ALT_B: (0, 100000),
+    TCA_EBDP_RELEASE: (0, 16),
+    TCA_EBDP_QUANTUM: (1000, 10000000),
 }
 # A valid configuration, every value different from its default.
 VALID = {
     TCA_EBDP_TMAX: 150000, TCA_EBDP_C: 7, TCA_EBDP_QMAX: 300,
     TCA_EBDP_WEIGHT: 2048, TCA_EBDP_MODE: 2, TCA_EBDP_ACKPRIO: 1,
     TCA_EBDP_ACKLIMIT: 48, TCA_EBDP_INTERVAL: 250000, TCA_EBDP_QMIN: 9,
-    TCA_EBDP_ALT_A: 12, TCA_EBDP_ALT_B: 3,
+    TCA_EBDP_ALT_A: 12, TCA_EBDP_ALT_B: 3, TCA_EBDP_RELEASE: 2,
+    TCA_EBDP_QUANTUM: 50000,
 }
 
 # Offset of TCA_OPTIONS in our messages: nlmsghdr 16, tcmsg 20, TCA_KIND
@@ -309,7 +314,7 @@ def main():
     delete(dev)
     delete(dev2)
     err, tlv = create(dev, opts_of(VALID))
-    result(err == 0, "valid RTM_NEWQDISC with all 11 attributes accepted",
+    result(err == 0, "valid RTM_NEWQDISC with all %d attributes accepted" % len(VALID),
            describe(err, tlv))
     got = ebdp_options(dev)
     result(got == VALID,
@@ -406,6 +411,9 @@ def main():
                 vals[TCA_EBDP_QMIN] = 1
             if t == TCA_EBDP_QMIN:
                 vals[TCA_EBDP_QMAX] = 65535
+            # release needs ackprio
+            if t == TCA_EBDP_ACKPRIO:
+                vals[TCA_EBDP_RELEASE] = 0
             err, tlv = change(dev, opts_of(vals))
             got = ebdp_options(dev) or {}
             if err != 0:

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * TAP's release of pure TCP ACKs at the AP, apart from the qdisc glue.
+ *
+ * Source: tcp-ack-priority, sections III-A and III-B (../shared/papers/,
+ * Documentation/networking/tcp-ack-priority.rst).  An uploading station
+ * contends for the channel only while it holds data, and it holds data
+ * only while its TCP window is open, that is while the AP sends it ACKs.
+ * So the AP decides how many stations contend: with a drop-tail queue its
+ * ACKs wait behind everything and about two stations are active; with
+ * every pure ACK first, every station is.  TAP gives the AP's ACKs the
+ * channel first, but to n* - 1 stations at a time (n* the number of
+ * contenders, the AP included, that maximises Bianchi's saturation
+ * throughput), so that about n* radios contend.
+ *
+ * The rule here: a release set of at most @set stations (n* - 1).  ACKs to
+ * a station in the set go out at once; ACKs to any other are held, and
+ * that station, once its window is spent, stops contending.  Turns rotate
+ * so that every station is served:
+ *
+ *  - a station joins when the set has room, the waiting station whose
+ *    oldest held ACK is the oldest first; its held ACKs go out as it joins;
+ *  - when the set is full and a station waits, the member whose turn began
+ *    first leaves once its turn has lasted @quantum.
+ *
+ * A station waits about (waiting stations / set) * quantum, which must
+ * stay well below the senders' retransmission timeout (Linux's floor is
+ * 200 ms): a long quantum holds the set longer against the stations that
+ * leave it still holding data, a short one keeps more stations draining.
+ *
+ * Times are in ns from any monotonic clock; a station that holds no ACK
+ * has held_since_ns 0.
+ */
+#ifndef _NET_SCHED_EBDP_RELEASE_H
+#define _NET_SCHED_EBDP_RELEASE_H
+
+#include <linux/types.h>
+
+/* One station of the release table, as the rule sees it */
+struct ebdp_rel_sta {
+	u64 held_since_ns;	/* arrival of its oldest held ACK, 0: none */
+	u64 joined_ns;		/* start of its turn, if a member */
+	bool used;		/* the slot holds a station */
+	bool member;		/* in the release set */
+};
+
+/*
+ * The station whose turn begins next: of those outside the set that hold
+ * ACKs, the one whose oldest ACK is the oldest.  Return: its index, -1 if
+ * none waits.
+ */
+static inline int ebdp_rel_next_in(const struct ebdp_rel_sta *s,
+				   unsigned int n)
+{
+	int best = -1;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (!s[i].used || s[i].member || !s[i].held_since_ns)
+			continue;
+		if (best < 0 || s[i].held_since_ns < s[best].held_since_ns)
+			best = i;
+	}
+	return best;
+}
+
+/*
+ * The member whose turn ends for a waiting station: the one whose turn
+ * began first, once it has lasted @quantum_ns at @now.  Return: its
+ * index, -1 if no turn is over yet (or the set is empty).
+ */
+static inline int ebdp_rel_next_out(const struct ebdp_rel_sta *s,
+				    unsigned int n, u64 now, u64 quantum_ns)
+{
+	int first = -1;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (!s[i].used || !s[i].member)
+			continue;
+		if (first < 0 || s[i].joined_ns < s[first].joined_ns)
+			first = i;
+	}
+	if (first < 0 || now - s[first].joined_ns < quantum_ns)
+		return -1;
+	return first;
+}
+
+/*
+ * One step of the rotation at @now, for a set of at most @set stations
+ * that has @members now.  Return: the station whose turn begins, -1 if
+ * none does; *@out: the member whose turn ends to make room for it, -1 if
+ * the set has room (or nobody's turn begins).  The caller applies both and
+ * asks again until nobody's turn begins.
+ */
+static inline int ebdp_rel_turn(const struct ebdp_rel_sta *s, unsigned int n,
+				unsigned int set, unsigned int members,
+				u64 now, u64 quantum_ns, int *out)
+{
+	int in = ebdp_rel_next_in(s, n);
+
+	*out = -1;
+	if (in < 0)
+		return -1;
+	if (members >= set) {
+		*out = ebdp_rel_next_out(s, n, now, quantum_ns);
+		if (*out < 0)
+			return -1;
+	}
+	return in;
+}
+
+/*
+ * When a held ACK can next be released, for a station waiting while the
+ * set is full: the end of the earliest turn.  Return: that time in ns, 0
+ * if the set is empty.
+ */
+static inline u64 ebdp_rel_next_turn_end(const struct ebdp_rel_sta *s,
+					 unsigned int n, u64 quantum_ns)
+{
+	u64 t = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (!s[i].used || !s[i].member)
+			continue;
+		if (!t || s[i].joined_ns + quantum_ns < t)
+			t = s[i].joined_ns + quantum_ns;
+	}
+	return t;
+}
+
+#endif /* _NET_SCHED_EBDP_RELEASE_H */
