@@ -367,10 +367,10 @@ static void ebdp_test_rel_next_out(struct kunit *test)
 	s[3] = (struct ebdp_rel_sta){ .used = true, .joined_ns = 1 * MS };
 	KUNIT_EXPECT_EQ(test, ebdp_rel_next_out(s, 4, 49 * MS, 10 * MS), -1);
 	KUNIT_EXPECT_EQ(test, ebdp_rel_next_out(s, 4, 50 * MS, 10 * MS), 2);
-	KUNIT_EXPECT_EQ(test, ebdp_rel_next_turn_end(s, 4, 10 * MS), 50 * MS);
+	KUNIT_EXPECT_EQ(test, ebdp_rel_next_turn_end(s, 4, 10 * MS, U64_MAX), 50 * MS);
 	s[1].member = false;
 	s[2].member = false;
-	KUNIT_EXPECT_EQ(test, ebdp_rel_next_turn_end(s, 4, 10 * MS), 0ULL);
+	KUNIT_EXPECT_EQ(test, ebdp_rel_next_turn_end(s, 4, 10 * MS, U64_MAX), 0ULL);
 }
 
 /* One step: room in the set admits at once; a full set waits for a turn. */
@@ -384,18 +384,32 @@ static void ebdp_test_rel_turn(struct kunit *test)
 	int out;
 
 	KUNIT_EXPECT_EQ(test, ebdp_rel_turn(s, 3, 2, 1, 15 * MS, 10 * MS,
-					    &out), 1);
+					    U64_MAX, &out), 1);
 	KUNIT_EXPECT_EQ(test, out, -1);
 	KUNIT_EXPECT_EQ(test, ebdp_rel_turn(s, 3, 1, 1, 15 * MS, 10 * MS,
-					    &out), -1);
+					    U64_MAX, &out), -1);
 	KUNIT_EXPECT_EQ(test, out, -1);
 	KUNIT_EXPECT_EQ(test, ebdp_rel_turn(s, 3, 1, 1, 20 * MS, 10 * MS,
-					    &out), 1);
+					    U64_MAX, &out), 1);
 	KUNIT_EXPECT_EQ(test, out, 0);
 	/* nobody waits: nobody joins, nobody leaves, even past a turn */
 	s[1].held_since_ns = 0;
 	KUNIT_EXPECT_EQ(test, ebdp_rel_turn(s, 3, 1, 1, 90 * MS, 10 * MS,
-					    &out), -1);
+					    U64_MAX, &out), -1);
+	/* a wait of hold_max cuts a turn short, but not below 1 ms */
+	s[1].held_since_ns = 12 * MS;
+	KUNIT_EXPECT_EQ(test, ebdp_rel_turn(s, 3, 1, 1, 15 * MS, 100 * MS,
+					    3 * MS, &out), 1);
+	KUNIT_EXPECT_EQ(test, out, 0);
+	s[0].joined_ns = 14500000;
+	KUNIT_EXPECT_EQ(test, ebdp_rel_turn(s, 3, 1, 1, 15 * MS, 100 * MS,
+					    3 * MS, &out), -1);
+	/* the watchdog's time: the turn's 1 ms, then the wait's 3 ms */
+	KUNIT_EXPECT_EQ(test, ebdp_rel_next_turn_end(s, 3, 100 * MS, 3 * MS),
+			15500000ULL);
+	s[1].held_since_ns = 13 * MS;
+	KUNIT_EXPECT_EQ(test, ebdp_rel_next_turn_end(s, 3, 100 * MS, 3 * MS),
+			16 * MS);
 	KUNIT_EXPECT_EQ(test, out, -1);
 }
 
@@ -420,7 +434,7 @@ static void ebdp_test_rel_rotation(struct kunit *test)
 			if (!s[i].member && !s[i].held_since_ns)
 				s[i].held_since_ns = now;
 		while ((in = ebdp_rel_turn(s, 6, 2, members, now, 10 * MS,
-					   &out)) >= 0) {
+					   U64_MAX, &out)) >= 0) {
 			if (out >= 0) {
 				s[out].member = false;
 				members--;
@@ -444,6 +458,52 @@ static void ebdp_test_rel_rotation(struct kunit *test)
 	}
 }
 
+/*
+ * The same six stations, one at a time, with turns of 1 s but a hold_max
+ * of 50 ms: the turns shorten so that no ACK waits much past it, and every
+ * station still gets its share.
+ */
+static void ebdp_test_rel_hold_max(struct kunit *test)
+{
+	struct ebdp_rel_sta s[6] = {};
+	unsigned int joins[6] = {}, members = 0, i;
+	u64 now, max_wait = 0;
+	int in, out;
+
+	for (i = 0; i < 6; i++)
+		s[i].used = true;
+	for (now = 1 * MS; now <= 1000 * MS; now += 1 * MS) {
+		for (i = 0; i < 6; i++)
+			if (!s[i].member && !s[i].held_since_ns)
+				s[i].held_since_ns = now;
+		while ((in = ebdp_rel_turn(s, 6, 1, members, now, 1000 * MS,
+					   50 * MS, &out)) >= 0) {
+			if (out >= 0) {
+				s[out].member = false;
+				members--;
+			}
+			max_wait = max(max_wait, now - s[in].held_since_ns);
+			s[in].held_since_ns = 0;
+			s[in].member = true;
+			s[in].joined_ns = now;
+			members++;
+			joins[in]++;
+		}
+		KUNIT_ASSERT_LE(test, members, 1U);
+	}
+	/*
+	 * All six start waiting together: once the first wait reaches 50 ms
+	 * the other four are past it too, and turns of 1 ms admit them one
+	 * by one, the last 4 ms late.
+	 */
+	KUNIT_EXPECT_LE(test, max_wait, 54 * MS);
+	/* turns of 10 ms (50 ms over five waiting): about 100, 16-17 each */
+	for (i = 0; i < 6; i++) {
+		KUNIT_EXPECT_GE(test, joins[i], 15U);
+		KUNIT_EXPECT_LE(test, joins[i], 18U);
+	}
+}
+
 static struct kunit_case ebdp_core_cases[] = {
 	KUNIT_CASE(ebdp_test_limit_formula),
 	KUNIT_CASE(ebdp_test_limit_edges),
@@ -460,6 +520,7 @@ static struct kunit_case ebdp_core_cases[] = {
 	KUNIT_CASE(ebdp_test_rel_next_out),
 	KUNIT_CASE(ebdp_test_rel_turn),
 	KUNIT_CASE(ebdp_test_rel_rotation),
+	KUNIT_CASE(ebdp_test_rel_hold_max),
 	{}
 };
 

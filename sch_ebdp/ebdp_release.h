@@ -21,12 +21,18 @@
  *  - a station joins when the set has room, the waiting station whose
  *    oldest held ACK is the oldest first; its held ACKs go out as it joins;
  *  - when the set is full and a station waits, the member whose turn began
- *    first leaves once its turn has lasted @quantum.
+ *    first leaves once its turn has lasted @quantum, or sooner (after
+ *    EBDP_REL_TURN_MIN_NS) when the waiting station's oldest ACK has waited
+ *    @hold_max.
  *
- * A station waits about (waiting stations / set) * quantum, which must
- * stay well below the senders' retransmission timeout (Linux's floor is
- * 200 ms): a long quantum holds the set longer against the stations that
- * leave it still holding data, a short one keeps more stations draining.
+ * A station waits about (waiting stations / set) * quantum.  That must
+ * stay below the senders' retransmission timeout (Linux's floor is
+ * 200 ms, TCP_RTO_MIN), or held ACKs become spurious retransmissions: a
+ * long quantum holds the set longer against the stations that leave it
+ * still holding data, a short one keeps more stations draining.  hold_max
+ * (EBDP_REL_HOLD_MAX_NS in the qdisc) caps the wait whatever the number of
+ * stations: with more of them than the quantum serves within it, turns
+ * shorten to fit.
  *
  * Times are in ns from any monotonic clock; a station that holds no ACK
  * has held_since_ns 0.
@@ -34,7 +40,11 @@
 #ifndef _NET_SCHED_EBDP_RELEASE_H
 #define _NET_SCHED_EBDP_RELEASE_H
 
+#include <linux/minmax.h>
 #include <linux/types.h>
+
+/* The shortest turn a waiting station's hold_max can cut a turn to */
+#define EBDP_REL_TURN_MIN_NS	1000000ULL	/* 1 ms */
 
 /* One station of the release table, as the rule sees it */
 struct ebdp_rel_sta {
@@ -95,15 +105,20 @@ static inline int ebdp_rel_next_out(const struct ebdp_rel_sta *s,
  */
 static inline int ebdp_rel_turn(const struct ebdp_rel_sta *s, unsigned int n,
 				unsigned int set, unsigned int members,
-				u64 now, u64 quantum_ns, int *out)
+				u64 now, u64 quantum_ns, u64 hold_max_ns,
+				int *out)
 {
 	int in = ebdp_rel_next_in(s, n);
+	u64 turn = quantum_ns;
 
 	*out = -1;
 	if (in < 0)
 		return -1;
 	if (members >= set) {
-		*out = ebdp_rel_next_out(s, n, now, quantum_ns);
+		/* a station that waited hold_max cuts the turn short */
+		if (now - s[in].held_since_ns >= hold_max_ns)
+			turn = min_t(u64, quantum_ns, EBDP_REL_TURN_MIN_NS);
+		*out = ebdp_rel_next_out(s, n, now, turn);
 		if (*out < 0)
 			return -1;
 	}
@@ -112,21 +127,32 @@ static inline int ebdp_rel_turn(const struct ebdp_rel_sta *s, unsigned int n,
 
 /*
  * When a held ACK can next be released, for a station waiting while the
- * set is full: the end of the earliest turn.  Return: that time in ns, 0
- * if the set is empty.
+ * set is full: the end of the earliest turn, or earlier when the oldest
+ * held ACK reaches @hold_max_ns (but not before that turn has lasted
+ * EBDP_REL_TURN_MIN_NS).  Return: that time in ns, 0 if the set is empty.
  */
 static inline u64 ebdp_rel_next_turn_end(const struct ebdp_rel_sta *s,
-					 unsigned int n, u64 quantum_ns)
+					 unsigned int n, u64 quantum_ns,
+					 u64 hold_max_ns)
 {
-	u64 t = 0;
+	u64 first = 0, t;
 	unsigned int i;
+	int in;
 
 	for (i = 0; i < n; i++) {
 		if (!s[i].used || !s[i].member)
 			continue;
-		if (!t || s[i].joined_ns + quantum_ns < t)
-			t = s[i].joined_ns + quantum_ns;
+		if (!first || s[i].joined_ns < first)
+			first = s[i].joined_ns;
 	}
+	if (!first)
+		return 0;
+	t = first + quantum_ns;
+	in = ebdp_rel_next_in(s, n);
+	if (in >= 0)
+		t = min(t, max(s[in].held_since_ns + hold_max_ns,
+			       first + min_t(u64, quantum_ns,
+					     EBDP_REL_TURN_MIN_NS)));
 	return t;
 }
 

@@ -80,6 +80,13 @@
 #define EBDP_DEF_QUANTUM_US	(100 * USEC_PER_MSEC)	/* a turn */
 
 /*
+ * No ACK is held longer than this (ebdp_release.h): below Linux's 200 ms
+ * floor of the retransmission timeout by the 50 ms of a long path's RTT,
+ * so that holding a station's ACKs never makes its sender time out.
+ */
+#define EBDP_REL_HOLD_MAX_NS	(150 * NSEC_PER_MSEC)
+
+/*
  * ackprio serves at most this many ACKs in a row while data waits, then one
  * data packet.  Strict priority starved the data for as long as ACKs came
  * faster than the device sent (16 s at 802.11g with five uploads, results
@@ -591,7 +598,8 @@ static void ebdp_rel_rotate(struct ebdp_sched_data *q, u64 now)
 
 	while (q->ack_held) {
 		in = ebdp_rel_turn(q->rel_sta, EBDP_REL_SLOTS, q->release,
-				   q->rel_members, now, quantum_ns, &out);
+				   q->rel_members, now, quantum_ns,
+				   EBDP_REL_HOLD_MAX_NS, &out);
 		if (in < 0)
 			break;
 		if (out >= 0) {
@@ -617,7 +625,8 @@ static void ebdp_rel_poll(struct ebdp_sched_data *q)
 	ebdp_rel_rotate(q, ktime_get_ns());
 	if (q->ackq.head || q->dataq.head || !q->ack_held)
 		return;
-	t = ebdp_rel_next_turn_end(q->rel_sta, EBDP_REL_SLOTS, quantum_ns);
+	t = ebdp_rel_next_turn_end(q->rel_sta, EBDP_REL_SLOTS, quantum_ns,
+				   EBDP_REL_HOLD_MAX_NS);
 	if (t)
 		qdisc_watchdog_schedule_ns(&q->watchdog, t);
 }

@@ -24,15 +24,17 @@
 #   5. "release 0" under traffic sends the held ACKs at once (none held,
 #      none dropped), and then the ACKs interleave again: at least 30 % of
 #      them switch destination (so check 1 would see a broken rule);
-#   6. the qdisc deleted while it holds ACKs goes cleanly (they are freed:
+#   6. with turns of 1 s no ACK is held much past EBDP_REL_HOLD_MAX_NS
+#      (150 ms): the turns shorten to fit it and still rotate;
+#   7. the qdisc deleted while it holds ACKs goes cleanly (they are freed:
 #      the debug kernel's kmemleak scan would report a leak);
-#   7. no WARN, BUG or Oops.
+#   8. no WARN, BUG or Oops.
 # Results go to $AQ_TMP/sch_ebdp-release/.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib-ebdp.sh"
 
-PLAN=12
+PLAN=13
 N=4
 tap_plan $PLAN
 [ "$(id -u)" = 0 ] || tap_skip_rest $PLAN "needs root (run in the VM)"
@@ -172,9 +174,19 @@ tap_check "release 0: the ACKs interleave again ($sw0 of $acks0 switch destinati
 
 A tc -s qdisc show dev va >"$out/qdisc.txt"
 
+# Turns of 1 s: the hold cap
+A tc qdisc del dev va root
+A tc qdisc add dev va root handle 1: ebdp ackprio release 1 quantum 1s
+uploads 4 cap
+sleep 1
+j0=$(ebdp_stat release_joins)
+sleep 2
+j1=$(ebdp_stat release_joins)
+hold=$(ebdp_stat hold_max)
+tap_check "turns of 1 s: no ACK held past 150 ms + 20 ($((hold / 1000000)) ms), turns still rotate ($((j1 - j0)) in 2 s >= 10)" \
+	[ "${hold:-0}" -gt 0 -a "${hold:-999999999}" -le 170000000 -a $((j1 - j0)) -ge 10 ]
+
 # Deleted while holding ACKs
-A tc qdisc change dev va root handle 1: ebdp release 1
-uploads 4 del
 held=0
 for t in $(seq 30); do
 	held=$(ebdp_stat ack_held)
