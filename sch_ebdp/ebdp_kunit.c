@@ -414,70 +414,29 @@ static void ebdp_test_rel_turn(struct kunit *test)
 }
 
 /*
- * Six stations that always have an ACK waiting when outside the set, a set
- * of two, 10 ms turns, the rule applied every millisecond for 1.2 s as the
- * qdisc applies it (ebdp_rel_rotate()): the set never exceeds two, every
- * station's turns come round in order, and no ACK waits longer than the
- * two turns ahead of it, (6 - 2) / 2 * 10 ms, plus a step.
+ * @n stations that always have an ACK waiting when outside the set, the
+ * rule applied every millisecond for @ms ms as the qdisc applies it
+ * (ebdp_rel_rotate()), the set never above @set.  Each station's turns
+ * are counted in @joins.  Return: the longest any ACK waited.
  */
-static void ebdp_test_rel_rotation(struct kunit *test)
+static u64 ebdp_rel_simulate(struct kunit *test, unsigned int n,
+			     unsigned int set, u64 quantum_ns, u64 hold_max_ns,
+			     unsigned int ms, unsigned int *joins)
 {
-	struct ebdp_rel_sta s[6] = {};
-	unsigned int joins[6] = {}, members = 0, i;
-	u64 now, wait, max_wait = 0;
-	int in, out;
-
-	for (i = 0; i < 6; i++)
-		s[i].used = true;
-	for (now = 1 * MS; now <= 1200 * MS; now += 1 * MS) {
-		for (i = 0; i < 6; i++)
-			if (!s[i].member && !s[i].held_since_ns)
-				s[i].held_since_ns = now;
-		while ((in = ebdp_rel_turn(s, 6, 2, members, now, 10 * MS,
-					   U64_MAX, &out)) >= 0) {
-			if (out >= 0) {
-				s[out].member = false;
-				members--;
-			}
-			wait = now - s[in].held_since_ns;
-			max_wait = max(max_wait, wait);
-			s[in].held_since_ns = 0;
-			s[in].member = true;
-			s[in].joined_ns = now;
-			members++;
-			joins[in]++;
-		}
-		KUNIT_ASSERT_LE(test, members, 2U);
-	}
-	KUNIT_EXPECT_LE(test, max_wait, 21 * MS);
-	KUNIT_EXPECT_GE(test, max_wait, 19 * MS);
-	/* 1.2 s of 10 ms turns, two at a time: 240 turns, 40 each */
-	for (i = 0; i < 6; i++) {
-		KUNIT_EXPECT_GE(test, joins[i], 39U);
-		KUNIT_EXPECT_LE(test, joins[i], 41U);
-	}
-}
-
-/*
- * The same six stations, one at a time, with turns of 1 s but a hold_max
- * of 50 ms: the turns shorten so that no ACK waits much past it, and every
- * station still gets its share.
- */
-static void ebdp_test_rel_hold_max(struct kunit *test)
-{
-	struct ebdp_rel_sta s[6] = {};
-	unsigned int joins[6] = {}, members = 0, i;
+	struct ebdp_rel_sta s[8] = {};
+	unsigned int members = 0, i;
 	u64 now, max_wait = 0;
 	int in, out;
 
-	for (i = 0; i < 6; i++)
+	KUNIT_ASSERT_LE(test, n, ARRAY_SIZE(s));
+	for (i = 0; i < n; i++)
 		s[i].used = true;
-	for (now = 1 * MS; now <= 1000 * MS; now += 1 * MS) {
-		for (i = 0; i < 6; i++)
+	for (now = 1 * MS; now <= ms * MS; now += 1 * MS) {
+		for (i = 0; i < n; i++)
 			if (!s[i].member && !s[i].held_since_ns)
 				s[i].held_since_ns = now;
-		while ((in = ebdp_rel_turn(s, 6, 1, members, now, 1000 * MS,
-					   50 * MS, &out)) >= 0) {
+		while ((in = ebdp_rel_turn(s, n, set, members, now, quantum_ns,
+					   hold_max_ns, &out)) >= 0) {
 			if (out >= 0) {
 				s[out].member = false;
 				members--;
@@ -489,8 +448,42 @@ static void ebdp_test_rel_hold_max(struct kunit *test)
 			members++;
 			joins[in]++;
 		}
-		KUNIT_ASSERT_LE(test, members, 1U);
+		KUNIT_ASSERT_LE(test, members, set);
 	}
+	return max_wait;
+}
+
+/*
+ * Six stations, a set of two, 10 ms turns, 1.2 s: no ACK waits longer
+ * than the two turns ahead of it, (6 - 2) / 2 * 10 ms, plus a step, and
+ * every station's turns come round in order.
+ */
+static void ebdp_test_rel_rotation(struct kunit *test)
+{
+	unsigned int joins[6] = {}, i;
+	u64 max_wait = ebdp_rel_simulate(test, 6, 2, 10 * MS, U64_MAX, 1200,
+					 joins);
+
+	KUNIT_EXPECT_LE(test, max_wait, 21 * MS);
+	KUNIT_EXPECT_GE(test, max_wait, 19 * MS);
+	/* 1.2 s of 10 ms turns, two at a time: 240 turns, 40 each */
+	for (i = 0; i < 6; i++) {
+		KUNIT_EXPECT_GE(test, joins[i], 39U);
+		KUNIT_EXPECT_LE(test, joins[i], 41U);
+	}
+}
+
+/*
+ * The same six stations, one at a time, with turns of 1 s but a hold_max
+ * of 50 ms, for 1 s: the turns shorten so that no ACK waits much past
+ * it, and every station still gets its share.
+ */
+static void ebdp_test_rel_hold_max(struct kunit *test)
+{
+	unsigned int joins[6] = {}, i;
+	u64 max_wait = ebdp_rel_simulate(test, 6, 1, 1000 * MS, 50 * MS, 1000,
+					 joins);
+
 	/*
 	 * All six start waiting together: once the first wait reaches 50 ms
 	 * the other four are past it too, and turns of 1 ms admit them one

@@ -27,12 +27,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 PLAN=13
 tap_plan $PLAN
-[ "$(id -u)" = 0 ] || tap_skip_rest $PLAN "needs root (run in the VM)"
-for t in iperf3 jq ethtool ping; do
-	command -v $t >/dev/null || tap_skip_rest $PLAN "$t not installed"
-done
-[ -f "$TC_LIB_DIR/q_ebdp.so" ] || tap_skip_rest $PLAN "q_ebdp.so not built"
-modprobe sch_ebdp || tap_skip_rest $PLAN "modprobe sch_ebdp failed"
+ebdp_require $PLAN iperf3 jq ethtool ping
 
 out="$AQ_RESULTS/sch_ebdp-tbf"
 rm -rf "$out"

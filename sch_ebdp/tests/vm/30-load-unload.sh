@@ -19,10 +19,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 ROUNDS=${EBDP_ROUNDS:-$(aq_stress_count 60 1000)}
 PLAN=6
 tap_plan $PLAN
-[ "$(id -u)" = 0 ] || tap_skip_rest $PLAN "needs root (run in the VM)"
-command -v iperf3 >/dev/null || tap_skip_rest $PLAN "iperf3 not installed"
-[ -f "$TC_LIB_DIR/q_ebdp.so" ] || tap_skip_rest $PLAN "q_ebdp.so not built"
-modprobe sch_ebdp || tap_skip_rest $PLAN "modprobe sch_ebdp failed"
+ebdp_require $PLAN iperf3
 modprobe -r sch_ebdp
 path_up || tap_skip_rest $PLAN "veth path setup failed"
 

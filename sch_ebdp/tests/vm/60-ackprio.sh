@@ -37,12 +37,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 PLAN=14
 tap_plan $PLAN
-[ "$(id -u)" = 0 ] || tap_skip_rest $PLAN "needs root (run in the VM)"
-for t in iperf3 jq ethtool; do
-	command -v $t >/dev/null || tap_skip_rest $PLAN "$t not installed"
-done
-[ -f "$TC_LIB_DIR/q_ebdp.so" ] || tap_skip_rest $PLAN "q_ebdp.so not built"
-modprobe sch_ebdp || tap_skip_rest $PLAN "modprobe sch_ebdp failed"
+ebdp_require $PLAN iperf3 jq ethtool
 
 out="${AQ_TMP:-/tmp/aq}/sch_ebdp-ackprio"
 rm -rf "$out"

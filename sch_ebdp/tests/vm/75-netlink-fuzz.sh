@@ -24,11 +24,7 @@ N=${EBDP_FUZZ_N:-10000}
 SEED=${EBDP_FUZZ_SEED:-1}
 PLAN=8
 tap_plan $PLAN
-[ "$(id -u)" = 0 ] || tap_skip_rest $PLAN "needs root (run in the VM)"
-command -v iperf3 >/dev/null || tap_skip_rest $PLAN "iperf3 not installed"
-command -v python3 >/dev/null || tap_skip_rest $PLAN "no python3"
-[ -f "$TC_LIB_DIR/q_ebdp.so" ] || tap_skip_rest $PLAN "q_ebdp.so not built"
-modprobe sch_ebdp || tap_skip_rest $PLAN "modprobe sch_ebdp failed"
+ebdp_require $PLAN iperf3 python3
 modprobe dummy 2>/dev/null
 path_up || tap_skip_rest $PLAN "veth path setup failed"
 A ip link add nl1 type dummy && A ip link set nl1 up ||

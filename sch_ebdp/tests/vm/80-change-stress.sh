@@ -26,10 +26,7 @@ N=${EBDP_CHANGES:-$(aq_stress_count 300 1000)}
 BATCH=50
 PLAN=6
 tap_plan $PLAN
-[ "$(id -u)" = 0 ] || tap_skip_rest $PLAN "needs root (run in the VM)"
-command -v iperf3 >/dev/null || tap_skip_rest $PLAN "iperf3 not installed"
-[ -f "$TC_LIB_DIR/q_ebdp.so" ] || tap_skip_rest $PLAN "q_ebdp.so not built"
-modprobe sch_ebdp || tap_skip_rest $PLAN "modprobe sch_ebdp failed"
+ebdp_require $PLAN iperf3
 path_up || tap_skip_rest $PLAN "veth path setup failed"
 
 # the qdiscs first, then the counter: a packet sent while the root is

@@ -26,6 +26,19 @@ tap_skip_rest() {
 	exit 0
 }
 
+# ebdp_require PLAN TOOL...: root, the tools, the tc plugin and sch_ebdp
+# loaded, or every check of the plan skipped with the reason
+ebdp_require() {
+	local plan=$1 t
+	shift
+	[ "$(id -u)" = 0 ] || tap_skip_rest "$plan" "needs root (run in the VM)"
+	for t in "$@"; do
+		command -v "$t" >/dev/null || tap_skip_rest "$plan" "$t not installed"
+	done
+	[ -f "$TC_LIB_DIR/q_ebdp.so" ] || tap_skip_rest "$plan" "q_ebdp.so not built"
+	modprobe sch_ebdp || tap_skip_rest "$plan" "modprobe sch_ebdp failed"
+}
+
 A() { ip netns exec ebdp-a "$@"; }
 B() { ip netns exec ebdp-b "$@"; }
 
