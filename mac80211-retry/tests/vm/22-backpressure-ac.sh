@@ -23,13 +23,19 @@
 #    backlog, its median at least 5 times VO's p95 and at least 5 ms;
 #  - with a single root pfifo instead of mq the ACs share one FIFO, so the
 #    voice ping waits like best effort: reported, not asserted (documented
-#    in Documentation/networking/mac80211-retry.rst).
+#    in Documentation/networking/mac80211-retry.rst);
+#  - an explicit 802.1d priority survives the queue choice: with that root
+#    pfifo, 20 UDP datagrams at TOS 0 given priority 256 + 6 by tc skbedit
+#    at clsact egress (as TAP's classification of pure ACKs does) go out on
+#    AC_VO, as the medium counts the AP's UDP frames per AC.  The queue choice used to leave the bare tag
+#    6 in skb->priority, which mac80211's own choice then took from the
+#    DSCP instead: BE.
 #
 # Before per-AC backpressure (one netdev tx queue, netif_tx_stop_all_queues)
 # mq does not attach and the voice checks fail.
 . "$AQ_TOP/testbed/lib/guest.sh"
 
-N=11
+N=12
 tap_plan $N
 trap 'medium_stop; aq_cleanup_all' EXIT
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
@@ -158,6 +164,23 @@ under_flood nopoll 0xb8 "$AQ_TMP/ping-fifo.txt"
 read -r fifo_n fifo50 _ < <(pingsum "$AQ_TMP/ping-fifo.txt")
 tap_diag "root pfifo (one FIFO for all ACs): voice ping p50 $fifo50 ms," \
 	"$((PINGS - fifo_n)) of $PINGS lost"
+
+# An explicit priority through the root pfifo: AC_VO
+udp_frames() { # -> "VO BE": the AP's UDP frames per AC, as the medium saw them
+	medium_stats | jq -r '[.radios[] | select(.name == "ap")][0].ac |
+		"\(.VO.l4.udp.frames) \(.BE.l4.udp.frames)"'
+}
+ip netns exec ap tc qdisc add dev "$AP_IF" clsact
+ip netns exec ap tc filter add dev "$AP_IF" egress protocol ip prio 1 u32 \
+	match ip protocol 17 0xff action skbedit priority 0:106
+read -r vo0 be0 < <(udp_frames)
+ip netns exec ap bash -c 'for i in $(seq 20); do echo x >/dev/udp/10.0.0.2/9; done'
+sleep 1
+read -r vo1 be1 < <(udp_frames)
+tap_diag "UDP frames of the AP with priority 256 + 6: VO $((vo1 - vo0)), BE $((be1 - be0))"
+tap_in_range $((vo1 - vo0)) 20 20 \
+	"priority 256 + 6 from tc skbedit, root pfifo: 20 UDP datagrams at TOS 0 go out on VO"
+ip netns exec ap tc qdisc del dev "$AP_IF" clsact
 
 tap_in_range "$(ac_stat BE 5)" 0 0 "no stall-timer wake-up"
 tap_done
