@@ -70,6 +70,10 @@ def report(phy, size, res, table):
                f"{ns.integer} (integer){lim}")
     out.append(f"  S(n*) = {ns.s_integer:.4f} of {phy.rate:g} Mbit/s = "
                f"{ns.s_integer * phy.rate:.3f} Mbit/s payload")
+    # TAP's release: the AP sends the ACKs of n* - 1 stations at a time
+    out.append(f"  AP queue releasing n* - 1 = {max(ns.integer - 1, 1)} stations' ACKs at a "
+               f"time: tc qdisc replace dev IFACE root ebdp ackprio release "
+               f"{max(ns.integer - 1, 1)} quantum 30ms")
     out.append(f"  TAP paper's criterion tau(n) = 1/(n sqrt(Tc*/2)): "
                f"n = {_fmt_opt(res['paper_approx'])}")
     out.append(f"    same criterion with Bianchi's closed-form tau_opt: "
@@ -130,6 +134,7 @@ def cmd_nstar(a):
                 "access": r["access"], "ts_us": r["timing"].ts,
                 "tc_us": r["timing"].tc, "tc_star": r["timing"].tc_star,
                 "nstar_real": r["nstar"].real, "nstar_int": r["nstar"].integer,
+                "release": max(r["nstar"].integer - 1, 1),
                 "at_limit": r["nstar"].at_limit,
                 "paper_approx": r["paper_approx"], "paper_closed": r["paper_closed"],
                 "paper_numeric": r["paper_numeric"],

@@ -22,6 +22,9 @@ class Cli(unittest.TestCase):
         self.assertEqual(rc, 0, err)
         self.assertIn("n = 7.526", out)
         self.assertIn("W=32, m=5", out)
+        # TAP's release: n* - 1 stations (basic 3 -> 2, RTS/CTS 6 -> 5)
+        self.assertIn("release 2 quantum 30ms", out)
+        self.assertIn("release 5 quantum 30ms", out)
 
     def test_nstar_json_table(self):
         rc, out, _ = run("nstar", "--phy", "a", "--rate", "24", "--json",
@@ -30,6 +33,8 @@ class Cli(unittest.TestCase):
         d = json.loads(out)
         self.assertEqual([r["access"] for r in d["results"]], ["basic", "rts"])
         self.assertEqual(len(d["results"][0]["curve"]), 20)
+        for r in d["results"]:
+            self.assertEqual(r["release"], max(r["nstar_int"] - 1, 1))
         rc, out, _ = run("nstar", "--table", "--nmax", "12", "--access", "rts")
         self.assertEqual(out.count("<- n*"), 1)
 
