@@ -413,6 +413,48 @@ static void ebdp_test_rel_turn(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, out, -1);
 }
 
+/* Station slots: found on their chain, new ones claim, full tables reuse. */
+static void ebdp_test_rel_probe(struct kunit *test)
+{
+	static const u8 a[ETH_ALEN] __aligned(2) = { 2, 0, 0, 0, 0, 1 };
+	static const u8 b[ETH_ALEN] __aligned(2) = { 2, 0, 0, 0, 0, 2 };
+	static const u8 c[ETH_ALEN] __aligned(2) = { 2, 0, 0, 0, 0, 3 };
+	struct ebdp_rel_sta s[4] = {};
+	bool new;
+	int i;
+
+	/* empty: a new station takes its hash's slot */
+	KUNIT_EXPECT_EQ(test, ebdp_rel_probe(s, 4, 2, a, &new), 2);
+	KUNIT_EXPECT_TRUE(test, new);
+	s[2].used = true;
+	ether_addr_copy(s[2].addr, a);
+	/* b hashes to a's slot: the next unused one, and found there again */
+	KUNIT_EXPECT_EQ(test, ebdp_rel_probe(s, 4, 2, b, &new), 3);
+	KUNIT_EXPECT_TRUE(test, new);
+	s[3].used = true;
+	ether_addr_copy(s[3].addr, b);
+	KUNIT_EXPECT_EQ(test, ebdp_rel_probe(s, 4, 2, b, &new), 3);
+	KUNIT_EXPECT_FALSE(test, new);
+	KUNIT_EXPECT_EQ(test, ebdp_rel_probe(s, 4, 2, a, &new), 2);
+	KUNIT_EXPECT_FALSE(test, new);
+	/* a is idle, but an unused slot comes first on c's chain */
+	KUNIT_EXPECT_EQ(test, ebdp_rel_probe(s, 4, 2, c, &new), 0);
+	KUNIT_EXPECT_TRUE(test, new);
+	/* full: c reuses the first slot outside the set holding nothing */
+	for (i = 0; i < 2; i++) {
+		s[i].used = true;
+		s[i].addr[0] = 2;
+		s[i].addr[5] = 10 + i;
+		s[i].held_since_ns = 1;
+	}
+	s[2].member = true;
+	KUNIT_EXPECT_EQ(test, ebdp_rel_probe(s, 4, 2, c, &new), 3);
+	KUNIT_EXPECT_TRUE(test, new);
+	/* every slot a member or holding: none */
+	s[3].held_since_ns = 1;
+	KUNIT_EXPECT_EQ(test, ebdp_rel_probe(s, 4, 2, c, &new), -1);
+}
+
 /*
  * @n stations that always have an ACK waiting when outside the set, the
  * rule applied every millisecond for @ms ms as the qdisc applies it
@@ -509,6 +551,7 @@ static struct kunit_case ebdp_core_cases[] = {
 	KUNIT_CASE(ebdp_test_paper_ebdp_rule),
 	KUNIT_CASE(ebdp_test_paper_alt_rule),
 	KUNIT_CASE(ebdp_test_paper_astar_rule),
+	KUNIT_CASE(ebdp_test_rel_probe),
 	KUNIT_CASE(ebdp_test_rel_next_in),
 	KUNIT_CASE(ebdp_test_rel_next_out),
 	KUNIT_CASE(ebdp_test_rel_turn),

@@ -40,6 +40,7 @@
 #ifndef _NET_SCHED_EBDP_RELEASE_H
 #define _NET_SCHED_EBDP_RELEASE_H
 
+#include <linux/etherdevice.h>
 #include <linux/minmax.h>
 #include <linux/types.h>
 
@@ -50,9 +51,40 @@
 struct ebdp_rel_sta {
 	u64 held_since_ns;	/* arrival of its oldest held ACK, 0: none */
 	u64 joined_ns;		/* start of its turn, if a member */
+	u8 addr[ETH_ALEN];	/* the station: the ACKs' destination */
 	bool used;		/* the slot holds a station */
 	bool member;		/* in the release set */
 };
+
+/*
+ * The slot of station @addr in a table of @n slots, open addressing from
+ * @h (a hash of @addr).  A slot, once used, stays in its probe chains, so
+ * a station's slot is always found before its chain's first unused slot,
+ * which a new station takes; with every slot used, a new station takes
+ * one that is outside the set and holds nothing (that station needs it no
+ * more).  Return: the station's slot; for a new station the slot to
+ * claim, with *@new set; -1 if none is free.
+ */
+static inline int ebdp_rel_probe(const struct ebdp_rel_sta *s, unsigned int n,
+				 unsigned int h, const u8 *addr, bool *new)
+{
+	int reuse = -1;
+	unsigned int i, k;
+
+	*new = true;
+	for (i = 0; i < n; i++) {
+		k = (h + i) % n;
+		if (!s[k].used)
+			return k;
+		if (ether_addr_equal(s[k].addr, addr)) {
+			*new = false;
+			return k;
+		}
+		if (reuse < 0 && !s[k].member && !s[k].held_since_ns)
+			reuse = k;
+	}
+	return reuse;
+}
 
 /*
  * The station whose turn begins next: of those outside the set that hold

@@ -114,7 +114,6 @@ struct ebdp_ampdu_acc {
 /* One station of the release table: its held ACKs */
 struct ebdp_rel_slot {
 	struct qdisc_skb_head held;
-	u8 addr[ETH_ALEN];
 };
 
 struct ebdp_sched_data {
@@ -535,32 +534,26 @@ static u32 ebdp_cur_limit(const struct ebdp_sched_data *q)
 
 /*
  * The station of an ACK: its Ethernet destination, at an AP the station
- * it goes to.  Return: its slot, a free one taken for it if it has none,
- * -1 if it has no Ethernet header or every slot is taken.
+ * it goes to.  Return: its slot (ebdp_rel_probe(), a new station's
+ * claimed), -1 if the ACK has no Ethernet header or no slot is free.
  */
 static int ebdp_rel_slot_of(struct ebdp_sched_data *q, struct sk_buff *skb)
 {
-	unsigned int h, i, k;
 	const u8 *addr;
-	int free = -1;
+	bool new;
+	int k;
 
 	if (q->dev->type != ARPHRD_ETHER || !skb_mac_header_was_set(skb) ||
 	    skb_mac_header_len(skb) < ETH_HLEN)
 		return -1;
 	addr = eth_hdr(skb)->h_dest;
-	h = jhash(addr, ETH_ALEN, 0) % EBDP_REL_SLOTS;
-	for (i = 0; i < EBDP_REL_SLOTS; i++) {
-		k = (h + i) % EBDP_REL_SLOTS;
-		if (!q->rel_sta[k].used)
-			return free >= 0 ? free : k;
-		if (ether_addr_equal(q->rel_slot[k].addr, addr))
-			return k;
-		/* outside the set and holding nothing: reusable */
-		if (free < 0 && !q->rel_sta[k].member &&
-		    !q->rel_slot[k].held.qlen)
-			free = k;
+	k = ebdp_rel_probe(q->rel_sta, EBDP_REL_SLOTS,
+			   jhash(addr, ETH_ALEN, 0) % EBDP_REL_SLOTS, addr, &new);
+	if (k >= 0 && new) {
+		q->rel_sta[k] = (struct ebdp_rel_sta){ .used = true };
+		ether_addr_copy(q->rel_sta[k].addr, addr);
 	}
-	return free;
+	return k;
 }
 
 /* @k's turn begins: its held ACKs join the ACK FIFO's tail. */
@@ -655,10 +648,6 @@ static void ebdp_rel_enqueue(struct ebdp_sched_data *q, struct sk_buff *skb)
 		return;
 	}
 	st = &q->rel_sta[k];
-	if (!st->used) {
-		st->used = true;
-		ether_addr_copy(q->rel_slot[k].addr, eth_hdr(skb)->h_dest);
-	}
 	if (st->member) {
 		__qdisc_enqueue_tail(skb, &q->ackq);
 		return;
