@@ -200,11 +200,25 @@ def cmd_hostapd(a):
 def cmd_apply(a):
     r = tcfilter.Runner()
     _, vo, comment, info = _vo(a)
+    release = None
+    if a.release is not None:
+        if a.release == "auto":
+            release = max(info["n_star"] - 1, 1)
+        else:
+            try:
+                release = int(a.release)
+            except ValueError:
+                raise TapError(f"--release {a.release}: a number of stations "
+                               f"or 'auto' (n* - 1)") from None
+        info = dict(info, release=release)
     tcfilter.apply(r, a.iface, a.prio, a.state_dir,
-                   hostapd_conf=a.hostapd_conf, vo=vo, info=info)
+                   hostapd_conf=a.hostapd_conf, vo=vo, info=info,
+                   release=release, quantum_ms=a.quantum)
     print(f"{a.iface}: pure TCP ACKs (IPv4/IPv6) -> skb priority "
           f"{tcfilter.SKB_PRIO_AC_VO:#x} (802.1d 6, AC_VO), egress prio "
           f"{a.prio}/{a.prio + 1}")
+    if release is not None:
+        print(f"{a.iface}: root qdisc: tc {' '.join(tcfilter.release_command(a.iface, release, a.quantum))}")
     print("\n".join(edca.hostapd_lines(vo, comment)))
     if a.hostapd_conf:
         print(f"written to {a.hostapd_conf}; reload hostapd to use it")
@@ -262,6 +276,13 @@ def parser():
                    help="egress filter prio for IPv4 (IPv6 uses prio+1; default 16)")
     s.add_argument("--state-dir", default=os.environ.get("AQ_TAP_STATE_DIR",
                                                          tcfilter.STATE_DIR))
+    s.add_argument("--release", metavar="N|auto",
+                   help="also make the root qdisc release the ACKs of N stations "
+                   "at a time (auto: n* - 1): tc qdisc replace ... root ebdp "
+                   "ackprio release N (needs sch_ebdp and q_ebdp.so; only over "
+                   "the default noqueue; remove deletes it)")
+    s.add_argument("--quantum", type=int, default=30, metavar="MS",
+                   help="with --release, each station's turn in ms (default 30)")
     s.set_defaults(fn=cmd_apply)
 
     for name, fn, hlp in (("status", cmd_status, "show filters and counters"),

@@ -236,9 +236,26 @@ def check_iface(r, iface):
     return links[0].get("ifindex") if links else None
 
 
+def _root_kind(qdiscs):
+    """The kind of the root qdisc in 'tc qdisc show' text, or None."""
+    for line in qdiscs.splitlines():
+        w = line.split()
+        if len(w) > 3 and w[0] == "qdisc" and " root " in f" {line} ":
+            return w[1]
+    return None
+
+
+def release_command(iface, release, quantum_ms):
+    """tc arguments of the root qdisc that releases the ACKs of RELEASE
+    stations at a time (sch_ebdp, Documentation/networking/sch_ebdp.rst)."""
+    return ["qdisc", "replace", "dev", iface, "root", "ebdp", "ackprio",
+            "release", str(release), "quantum", f"{quantum_ms}ms"]
+
+
 def apply(r, iface, prio=DEFAULT_PRIO, state_dir=STATE_DIR, hostapd_conf=None,
-          vo=None, info=None):
-    """Install the classifier (and hostapd lines); all or nothing."""
+          vo=None, info=None, release=None, quantum_ms=30):
+    """Install the classifier (and hostapd lines, and with RELEASE the root
+    qdisc releasing that many stations' ACKs at a time); all or nothing."""
     if not r.is_root():
         raise TapError("apply needs root (CAP_NET_ADMIN): run as root")
     if not 1 <= prio <= 0xfffe:
@@ -252,6 +269,15 @@ def apply(r, iface, prio=DEFAULT_PRIO, state_dir=STATE_DIR, hostapd_conf=None,
     if before["ingress_qdisc"]:
         raise TapError(f"{iface} has an 'ingress' qdisc; clsact cannot coexist "
                        f"with it (tc replaces ingress by clsact)")
+    if release is not None:
+        if not 1 <= release <= 16:
+            raise TapError(f"--release {release} outside 1..16")
+        if not 1 <= quantum_ms <= 10000:
+            raise TapError(f"--quantum {quantum_ms} ms outside 1..10000")
+        kind = _root_kind(before["qdiscs"])
+        if kind not in (None, "noqueue"):
+            raise TapError(f"{iface} has a root qdisc '{kind}'; --release replaces "
+                           f"only the default noqueue: delete it first")
     used = _prios_in_use(before["egress"])
     if prio in used or prio + 1 in used:
         raise TapError(f"egress filter prio {prio} or {prio + 1} already in use on "
@@ -280,6 +306,7 @@ def apply(r, iface, prio=DEFAULT_PRIO, state_dir=STATE_DIR, hostapd_conf=None,
             from None
 
     added_clsact = False
+    added_root = False
     wrote_conf = False
     try:
         if not before["clsact"]:
@@ -287,14 +314,21 @@ def apply(r, iface, prio=DEFAULT_PRIO, state_dir=STATE_DIR, hostapd_conf=None,
             added_clsact = True
         for cmd in filter_commands(iface, prio):
             _tc(r, cmd, "adding filter")
+        if release is not None:
+            _tc(r, release_command(iface, release, quantum_ms),
+                "adding the releasing root qdisc (sch_ebdp and q_ebdp.so installed?)")
+            added_root = True
         if hconf:
             edca.write_atomic(hconf["path"], hconf["written"], hconf["mode"])
             wrote_conf = True
         state = {"version": 1, "iface": iface, "ifindex": ifindex,
                  "netns": r.netns_id(), "prio": prio, "added_clsact": added_clsact,
+                 "added_root": added_root, "release": release,
                  "before": before, "hostapd": hconf, "info": info or {}}
         edca.write_atomic(spath, json.dumps(state, indent=1) + "\n", 0o600)
     except (TapError, OSError) as e:
+        if added_root:
+            r.run(["tc", "qdisc", "del", "dev", iface, "root"])
         _rollback(r, iface, prio, added_clsact)
         if wrote_conf:
             try:
@@ -336,6 +370,13 @@ def remove(r, iface, state_dir=STATE_DIR):
         msgs.append(f"warning: {iface} was re-created since apply "
                     f"(ifindex {state['ifindex']} -> {ifindex}); its tc state is gone")
     prio = state["prio"]
+    if state.get("added_root"):
+        kind = _root_kind(snapshot(r, iface)["qdiscs"])
+        if kind == "ebdp":
+            _tc(r, ["qdisc", "del", "dev", iface, "root"], "deleting the root qdisc")
+        else:
+            msgs.append(f"warning: the root qdisc of {iface} is now '{kind}', not "
+                        f"the ebdp apply added; left in place")
     now = snapshot(r, iface)
     if now["clsact"]:
         for proto, p in (("ip", prio), ("ipv6", prio + 1)):
@@ -415,6 +456,9 @@ def status(r, iface, state_dir=STATE_DIR, verbose=False):
     if info:
         lines.append("  " + ", ".join(f"{k}={v}" for k, v in info.items()))
     lines.append(f"  clsact added by tap-setup: {'yes' if state['added_clsact'] else 'no'}")
+    if state.get("added_root"):
+        lines.append(f"  root ebdp releasing {state.get('release')} stations' ACKs "
+                     f"at a time, added by tap-setup")
     c = counters(r, iface, prio)
     for fam, p in (("ip", prio), ("ipv6", prio + 1)):
         pk, by, n = c[fam]

@@ -152,6 +152,8 @@ class FakeTc(tcfilter.Runner):
         self.egress = copy.deepcopy(filters or [])     # (proto, pref, kind, pkts)
         self.adds = 0
         self.log = []
+        self.root_qdisc = "noqueue 0:"
+        self.fail_root = False
 
     def is_root(self):
         return self.root
@@ -160,7 +162,7 @@ class FakeTc(tcfilter.Runner):
         return 4026531840
 
     def qdisc_text(self):
-        t = "qdisc noqueue 0: root refcnt 2 \n"
+        t = f"qdisc {self.root_qdisc} root refcnt 2 \n"
         if self.clsact:
             t += "qdisc clsact ffff: parent ffff:fff1 \n"
         return t
@@ -207,6 +209,14 @@ class FakeTc(tcfilter.Runner):
             if not self.clsact:
                 return 2, "", "Error: Parent Qdisc doesn't exists."
             return 0, self.filter_text(stats) if a[-1] == "egress" else "", ""
+        if a[:2] == ["qdisc", "replace"] and a[3:5] == ["wlan0", "root"]:
+            if self.fail_root:
+                return 2, "", "Error: Specified qdisc kind is unknown."
+            self.root_qdisc = a[5] + " 8001:"
+            return 0, "", ""
+        if a[:2] == ["qdisc", "del"] and a[-1] == "root":
+            self.root_qdisc = "noqueue 0:"
+            return 0, "", ""
         if a[:2] == ["qdisc", "add"]:
             if self.clsact:
                 return 2, "", "Error: Exclusivity flag on, cannot modify."
@@ -276,6 +286,37 @@ class ApplyRemove(unittest.TestCase):
             self.assertIn("wlan0: tc state identical to before apply", msgs)
             self.assertFalse(os.listdir(self.sd))
             self.assertFalse(tcfilter.status(r, "wlan0", self.sd)[0])
+
+    def test_release_adds_and_removes_the_root(self):
+        r = FakeTc()
+        before = r.tc_state()
+        st = tcfilter.apply(r, "wlan0", 16, self.sd, release=2, quantum_ms=30)
+        self.assertTrue(st["added_root"])
+        self.assertIn(["tc", "qdisc", "replace", "dev", "wlan0", "root", "ebdp",
+                       "ackprio", "release", "2", "quantum", "30ms"], r.log)
+        self.assertIn("qdisc ebdp", r.tc_state())
+        ok, lines = tcfilter.status(r, "wlan0", self.sd)
+        self.assertIn("root ebdp releasing 2 stations' ACKs", "\n".join(lines))
+        msgs = tcfilter.remove(r, "wlan0", self.sd)
+        self.assertEqual(r.tc_state(), before)
+        self.assertIn("wlan0: tc state identical to before apply", msgs)
+        # over another root: refused, nothing touched
+        r = FakeTc()
+        r.root_qdisc = "fq_codel 1:"
+        before = r.tc_state()
+        with self.assertRaises(TapError) as cm:
+            tcfilter.apply(r, "wlan0", 16, self.sd, release=2)
+        self.assertIn("only the default noqueue", str(cm.exception))
+        self.assertEqual(r.tc_state(), before)
+        # the qdisc refused (no sch_ebdp): everything rolled back
+        r = FakeTc()
+        r.fail_root = True
+        before = r.tc_state()
+        with self.assertRaises(TapError) as cm:
+            tcfilter.apply(r, "wlan0", 16, self.sd, self.conf, self.vo, release=2)
+        self.assertIn("rolled back", str(cm.exception))
+        self.assertEqual(r.tc_state(), before)
+        self.assertEqual(self.conf_text(), self.orig)
 
     def test_failure_rolls_back(self):
         for at in (1, 7, 12, 22):

@@ -38,7 +38,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-PLAN=17
+PLAN=20
 echo "1..$PLAN"
 
 if [ "$(id -u)" -ne 0 ]; then skip_rest "needs root"; exit 0; fi
@@ -205,6 +205,24 @@ check "remove: hostapd config restored byte for byte" \
 	cmp -s "$WORK/hostapd.conf" "$WORK/hostapd.orig"
 out=$(A "$TOOL" status va); rc=$?
 check "status after remove: not applied (exit 3)" test "$rc" -eq 3
+
+# --release: the root qdisc releasing n* - 1 stations' ACKs, and back
+export TC_LIB_DIR=${TC_LIB_DIR:-${AQ_BUILD:-$AQ_TOP/build}/sch_ebdp/tc}
+modprobe sch_ebdp 2>/dev/null
+out=$(A "$TOOL" apply va --release auto 2>&1); rc=$?
+echo "$out" | sed 's/^/# /'
+root=$(A tc qdisc show dev va root)
+echo "# root: $root"
+check "apply --release auto: exit 0, root ebdp ackprio releasing n* - 1 stations" \
+	sh -c '[ "$1" -eq 0 ] && echo "$2" | grep -q "qdisc ebdp .*ackprio.* release [0-9]" &&
+		echo "$3" | grep -q "root ebdp ackprio release"' _ "$rc" "$root" "$out"
+out=$(A "$TOOL" status va)
+check "status: the root ebdp added by tap-setup" \
+	sh -c 'echo "$1" | grep -q "root ebdp releasing"' _ "$out"
+out=$(A "$TOOL" remove va 2>&1); rc=$?
+echo "$out" | sed 's/^/# /'
+check "remove after --release: exit 0, tc state identical to before apply" \
+	sh -c '[ "$1" -eq 0 ] && [ "$2" = "$3" ]' _ "$rc" "$(tcstate)" "$BASE"
 
 [ "$n" -eq "$PLAN" ] || echo "# plan mismatch: ran $n of $PLAN"
 exit 0
