@@ -505,7 +505,8 @@ static void ebdp_alt_account(struct ebdp_sched_data *q, struct Qdisc *sch,
 {
 	u64 d = now - q->alt_last_ns;
 
-	if (sch->q.qlen)
+	/* ACKs held for their turn (release) keep no server busy */
+	if (sch->q.qlen > q->ack_held)
 		q->alt_busy_ns += d;
 	else
 		q->alt_idle_ns += d;
@@ -797,7 +798,8 @@ static struct sk_buff *ebdp_dequeue(struct Qdisc *sch)
 	qdisc_bstats_update(sch, skb);
 
 	ebdp_est_dequeue(q, now);
-	q->deq_backlogged = sch->q.qlen > 0;
+	/* ACKs held for their turn wait for no service */
+	q->deq_backlogged = sch->q.qlen > q->ack_held;
 	return skb;
 }
 
