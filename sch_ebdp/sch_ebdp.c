@@ -150,6 +150,7 @@ struct ebdp_sched_data {
 	u64 rel_joins;
 	u64 rel_unkeyed;
 	u64 hold_max_ns;
+	u64 rel_next_ns;	/* with the set full, no turn ends before (0: ask) */
 	struct qdisc_watchdog watchdog;
 	struct ebdp_rel_sta rel_sta[EBDP_REL_SLOTS];
 	struct ebdp_rel_slot rel_slot[EBDP_REL_SLOTS];
@@ -584,12 +585,19 @@ static void ebdp_rel_join(struct ebdp_sched_data *q, int k, u64 now)
 	q->rel_joins++;
 }
 
-/* Turns end and begin as ebdp_release.h says, at @now. */
+/*
+ * Turns end and begin as ebdp_release.h says, at @now.  With the set full,
+ * nothing changes before the time ebdp_rel_next_turn_end() gave last (a
+ * newly held ACK is no older than those it finds waiting), so until then
+ * the table is not scanned.
+ */
 static void ebdp_rel_rotate(struct ebdp_sched_data *q, u64 now)
 {
 	u64 quantum_ns = (u64)q->quantum_us * NSEC_PER_USEC;
 	int in, out;
 
+	if (q->rel_members >= q->release && now < q->rel_next_ns)
+		return;
 	while (q->ack_held) {
 		in = ebdp_rel_turn(q->rel_sta, EBDP_REL_SLOTS, q->release,
 				   q->rel_members, now, quantum_ns,
@@ -602,6 +610,9 @@ static void ebdp_rel_rotate(struct ebdp_sched_data *q, u64 now)
 		}
 		ebdp_rel_join(q, in, now);
 	}
+	q->rel_next_ns = q->ack_held ?
+		ebdp_rel_next_turn_end(q->rel_sta, EBDP_REL_SLOTS, quantum_ns,
+				       EBDP_REL_HOLD_MAX_NS) : 0;
 }
 
 /*
@@ -611,18 +622,13 @@ static void ebdp_rel_rotate(struct ebdp_sched_data *q, u64 now)
  */
 static void ebdp_rel_poll(struct ebdp_sched_data *q)
 {
-	u64 quantum_ns = (u64)q->quantum_us * NSEC_PER_USEC;
-	u64 t;
-
 	if (!q->ack_held)
 		return;
 	ebdp_rel_rotate(q, ktime_get_ns());
 	if (q->ackq.head || q->dataq.head || !q->ack_held)
 		return;
-	t = ebdp_rel_next_turn_end(q->rel_sta, EBDP_REL_SLOTS, quantum_ns,
-				   EBDP_REL_HOLD_MAX_NS);
-	if (t)
-		qdisc_watchdog_schedule_ns(&q->watchdog, t);
+	if (q->rel_next_ns)
+		qdisc_watchdog_schedule_ns(&q->watchdog, q->rel_next_ns);
 }
 
 /* Every turn ends and every held ACK joins the ACK FIFO (release off). */
@@ -634,6 +640,7 @@ static void ebdp_rel_flush(struct ebdp_sched_data *q, u64 now)
 		ebdp_rel_join(q, k, now);
 	memset(q->rel_sta, 0, sizeof(q->rel_sta));
 	q->rel_members = 0;
+	q->rel_next_ns = 0;
 }
 
 /* An ACK: to the ACK FIFO if its station has its turn, else held. */
@@ -671,6 +678,7 @@ static void ebdp_rel_reset(struct ebdp_sched_data *q)
 	memset(q->rel_sta, 0, sizeof(q->rel_sta));
 	q->ack_held = 0;
 	q->rel_members = 0;
+	q->rel_next_ns = 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1054,6 +1062,7 @@ static void ebdp_params_set(struct ebdp_sched_data *q,
 		ebdp_rel_flush(q, ktime_get_ns());
 	q->release = p->release;
 	q->quantum_us = p->quantum_us;
+	q->rel_next_ns = 0;	/* the turns' ends move with the quantum */
 }
 
 /* Drop from the head of @qh until it holds at most @limit packets. */
@@ -1087,8 +1096,10 @@ static void ebdp_drain_held(struct Qdisc *sch, u32 limit, unsigned int *pkts,
 		k = ebdp_rel_next_in(q->rel_sta, EBDP_REL_SLOTS);
 		held = &q->rel_slot[k].held;
 		skb = __qdisc_dequeue_head(held);
-		if (!held->qlen)
+		if (!held->qlen) {
 			q->rel_sta[k].held_since_ns = 0;
+			q->rel_next_ns = 0;	/* the oldest waiter changed */
+		}
 		q->ack_held--;
 		sch->q.qlen--;
 		*bytes += qdisc_pkt_len(skb);
