@@ -116,34 +116,14 @@ static int ebdp_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	int i;
 
 	while (argc > 0) {
-		int attr = 0;
+		int attr = 0, tattr = 0;	/* a u32, a time in us */
 
 		if (strcmp(*argv, "tmax") == 0) {
-			NEXT_ARG();
-			if (get_time(&t, *argv)) {
-				fprintf(stderr, "Illegal \"tmax\": %s\n", *argv);
-				return -1;
-			}
-			u32v[TCA_EBDP_TMAX] = t;
-			have[TCA_EBDP_TMAX] = true;
+			tattr = TCA_EBDP_TMAX;
 		} else if (strcmp(*argv, "interval") == 0) {
-			NEXT_ARG();
-			if (get_time(&t, *argv)) {
-				fprintf(stderr, "Illegal \"interval\": %s\n",
-					*argv);
-				return -1;
-			}
-			u32v[TCA_EBDP_INTERVAL] = t;
-			have[TCA_EBDP_INTERVAL] = true;
+			tattr = TCA_EBDP_INTERVAL;
 		} else if (strcmp(*argv, "quantum") == 0) {
-			NEXT_ARG();
-			if (get_time(&t, *argv)) {
-				fprintf(stderr, "Illegal \"quantum\": %s\n",
-					*argv);
-				return -1;
-			}
-			u32v[TCA_EBDP_QUANTUM] = t;
-			have[TCA_EBDP_QUANTUM] = true;
+			tattr = TCA_EBDP_QUANTUM;
 		} else if (strcmp(*argv, "release") == 0) {
 			attr = TCA_EBDP_RELEASE;
 		} else if (strcmp(*argv, "c") == 0) {
@@ -189,6 +169,18 @@ static int ebdp_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			fprintf(stderr, "What is \"%s\"?\n", *argv);
 			explain();
 			return -1;
+		}
+		if (tattr) {
+			const char *name = *argv;
+
+			NEXT_ARG();
+			if (get_time(&t, *argv)) {
+				fprintf(stderr, "Illegal \"%s\": %s\n", name,
+					*argv);
+				return -1;
+			}
+			u32v[tattr] = t;
+			have[tattr] = true;
 		}
 		if (attr) {
 			const char *name = *argv;
