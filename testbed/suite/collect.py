@@ -302,21 +302,29 @@ def flow_windows(raw):
     return out
 
 
+def medium_samples(raw, fields):
+    """The medium's samples (run-job.sh's medium_sample_s,
+    medium-samples.jsonl): for each whole line, (guest time, fields(its
+    statistics)); lines cut short or without what fields reads are
+    skipped.  [] without samples."""
+    p = os.path.join(raw, "medium-samples.jsonl")
+    out = []
+    for line in open(p, errors="replace") if os.path.exists(p) else []:
+        try:
+            s = json.loads(line)
+            out.append((s["t"], fields(s["stats"])))
+        except (ValueError, KeyError, TypeError):
+            continue
+    return out
+
+
 def occupancy_series(raw):
     """The channel occupancy of each station per sampling interval, as a
     fraction of the interval (run-job.sh's medium_sample_s), with the Jain
     index over the stations whose flow ran for the whole interval (COT's
     Fig. 3).  None without samples."""
-    p = os.path.join(raw, "medium-samples.jsonl")
-    if not os.path.exists(p):
-        return None
-    snaps = []
-    for line in open(p, errors="replace"):
-        try:
-            s = json.loads(line)
-            snaps.append((s["t"], s["stats"]["time_us"], _occupancy(s["stats"])))
-        except (ValueError, KeyError, TypeError):
-            continue
+    snaps = [(t, u, o) for t, (u, o) in
+             medium_samples(raw, lambda st: (st["time_us"], _occupancy(st)))]
     if len(snaps) < 2:
         return None
     win = flow_windows(raw)
@@ -367,20 +375,13 @@ def contenders_during_flows(raw):
     snapshots also hold the set-up and the end, when no radio contends:
     in TAP's quick form those were 40 % of the time, which halved the
     mean.  None without two samples in the window."""
-    p = os.path.join(raw, "medium-samples.jsonl")
     win = flow_windows(raw)
-    if not os.path.exists(p) or not win:
+    if not win:
         return None
     a = max(s for s, _ in win.values()) + CONTENDERS_SKIP_S
     b = min(e for _, e in win.values())
-    inside = []
-    for line in open(p, errors="replace"):
-        try:
-            smp = json.loads(line)
-            if a <= smp["t"] <= b:
-                inside.append(smp["stats"]["contending_hist_us"])
-        except (ValueError, KeyError, TypeError):
-            continue
+    inside = [h for t, h in medium_samples(raw, lambda st: st["contending_hist_us"])
+              if a <= t <= b]
     if len(inside) < 2:
         return None
     h0, h1 = inside[0], inside[-1]
